@@ -56,6 +56,7 @@ class Section:
     chapter_key: str | None = None
     part_key: str | None = None
     order: int = 0  # position in the law
+    repealed: bool = False  # the source prints "(ยกเลิก)" in place of the text
 
 
 @dataclass
@@ -76,3 +77,6 @@ class Law:
     # Citations as the source itself marked them (for example sidataplus wiki-links or
     # NitiBench's `reference` field): ground truth for tests, never used to build edges.
     marked_citations: list[tuple[str, str, str]] = field(default_factory=list)
+    # What a reader skipped or repaired (amending-act provisions appended by OCS
+    # consolidation, untitled notes, ...): one line each, for reports and logs.
+    warnings: list[str] = field(default_factory=list)

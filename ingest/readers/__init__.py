@@ -1,0 +1,1 @@
+"""One reader per source format; `ingest.parse.read_source` picks the reader."""
