@@ -1,0 +1,408 @@
+"""One law -> its property graph (ingest/graph.py), by rule and deterministic.
+
+Nodes: Law, Chapter, Part, Section, Definition, Penalty, Exemption, ExternalLaw, and
+curated Concepts where `data/curated/<law id>.json` exists. Edges: the hierarchy
+(HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES, one per
+source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus) and the
+rule-based relations of `ingest.rules`. Nodes and edges come out sorted, so the same law
+always gives the same graph. Version and uid properties are the exporter's business.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ingest.corpus import CorpusIndex, normalise_law_name
+from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
+from ingest.models import Law, Section
+from ingest.rules import (
+    Penalty,
+    defining_sections,
+    find_definitions,
+    find_exemptions,
+    find_penalties,
+    find_term_uses,
+)
+from ingest.xrefs import Resolution, extract_citations, resolve_citation
+
+CURATED_DIR = Path(__file__).resolve().parent.parent / "data" / "curated"
+
+_LABEL_ORDER = {label: i for i, label in enumerate(NodeLabel)}
+_TYPE_ORDER = {rel: i for i, rel in enumerate(RelType)}
+
+
+def build_graph(
+    law: Law, corpus: CorpusIndex | None = None, *, curated_dir: Path | None = None
+) -> LawGraph:
+    """The graph of `law`; citations of other laws resolve against `corpus`."""
+    corpus = corpus if corpus is not None else CorpusIndex.from_laws([law])
+    builder = _Builder(law)
+    builder.structure()
+    resolutions = {s.key: _resolutions(s, law, corpus) for s in law.sections}
+    builder.citations(resolutions)
+    builder.penalties(resolutions)
+    builder.definitions()
+    builder.exemptions(resolutions)
+    builder.curated(curated_dir or CURATED_DIR)
+    return builder.finish()
+
+
+def graph_summary(graph: LawGraph) -> dict[str, Any]:
+    """What `lexgraph inspect` prints: counts, the edge list, unresolved citations and
+    whether the graph is one weakly connected component."""
+    nodes: dict[str, int] = defaultdict(int)
+    for node in graph.nodes:
+        nodes[node.label.value] += 1
+    edges: dict[str, int] = defaultdict(int)
+    for edge in graph.edges:
+        edges[edge.type.value] += 1
+    return {
+        "law": graph.law_id,
+        "nodes": dict(sorted(nodes.items())),
+        "edges": dict(sorted(edges.items())),
+        "node_count": len(graph.nodes),
+        "edge_count": len(graph.edges),
+        "edge_list": [_edge_row(edge) for edge in graph.edges],
+        "unresolved": list(graph.unresolved),
+        "weakly_connected": is_weakly_connected(graph),
+    }
+
+
+def is_weakly_connected(graph: LawGraph) -> bool:
+    """True when every node reaches every other ignoring edge direction (edges to nodes of
+    other laws, such as a cross-law REFERENCES target, are not counted)."""
+    keys = {n.key for n in graph.nodes}
+    if not keys:
+        return True
+    parent = {k: k for k in keys}
+
+    def find(key: str) -> str:
+        while parent[key] != key:
+            parent[key] = parent[parent[key]]
+            key = parent[key]
+        return key
+
+    for edge in graph.edges:
+        if edge.source in keys and edge.target in keys:
+            parent[find(edge.source)] = find(edge.target)
+    return len({find(k) for k in keys}) == 1
+
+
+def _edge_row(edge: Edge) -> dict[str, Any]:
+    row: dict[str, Any] = {"source": edge.source, "type": edge.type.value, "target": edge.target}
+    for name in ("paragraphs", "clauses", "kind", "max_fine_thb", "max_prison_months"):
+        if name in edge.props:
+            row[name] = edge.props[name]
+    return row
+
+
+def _resolutions(section: Section, law: Law, corpus: CorpusIndex) -> list[Resolution]:
+    return [resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)]
+
+
+class _Builder:
+    def __init__(self, law: Law) -> None:
+        self.law = law
+        self.nodes: dict[tuple[NodeLabel, str], Node] = {}
+        self.edges: dict[tuple[RelType, str, str], Edge] = {}
+        self.unresolved: list[dict[str, Any]] = []
+        self.section_keys = {s.key for s in law.sections}
+
+    # -- nodes and edges --
+    def node(self, label: NodeLabel, key: str, props: Mapping[str, Any]) -> None:
+        self.nodes.setdefault(
+            (label, key), Node(label, key, {"key": key, "law": self.law.id, **props})
+        )
+
+    def edge(
+        self,
+        rel: RelType,
+        source: tuple[NodeLabel, str],
+        target: tuple[NodeLabel, str],
+        props: Mapping[str, Any] | None = None,
+    ) -> None:
+        self.edges.setdefault(
+            (rel, source[1], target[1]),
+            Edge(rel, source[0], source[1], target[0], target[1], dict(props or {})),
+        )
+
+    # -- steps --
+    def structure(self) -> None:
+        law = self.law
+        self.node(
+            NodeLabel.LAW,
+            law.id,
+            {
+                "title": law.title,
+                "short_name": law.short_name,
+                "language": law.language,
+                "jurisdiction": law.jurisdiction,
+                "status": law.status,
+                "year": law.year,
+                "source": law.source,
+                "section_count": len(law.sections),
+            },
+        )
+        divisions = {d.key: d for d in law.divisions}
+        for division in sorted(law.divisions, key=lambda d: (d.order, d.key)):
+            label = NodeLabel.CHAPTER if division.kind == "chapter" else NodeLabel.PART
+            self.node(
+                label,
+                division.key,
+                {
+                    "number": division.number,
+                    "label": division.label,
+                    "title": division.title,
+                    "order": division.order,
+                },
+            )
+            parent = divisions.get(division.parent_key or "")
+            if label is NodeLabel.PART and parent is not None:
+                self.edge(RelType.HAS_PART, (NodeLabel.CHAPTER, parent.key), (label, division.key))
+            elif label is NodeLabel.CHAPTER:
+                self.edge(RelType.HAS_CHAPTER, (NodeLabel.LAW, law.id), (label, division.key))
+            else:  # a part outside any chapter hangs off the law
+                self.edge(RelType.HAS_CHAPTER, (NodeLabel.LAW, law.id), (label, division.key))
+        ordered = sorted(law.sections, key=lambda s: s.order)
+        for section in ordered:
+            chapter = divisions.get(section.chapter_key or "")
+            part = divisions.get(section.part_key or "")
+            self.node(
+                NodeLabel.SECTION,
+                section.key,
+                {
+                    "number": section.number,
+                    "label": section.label,
+                    "title": section.title,
+                    "text": section.text,
+                    "order": section.order,
+                    "chapter": chapter.key if chapter else None,
+                    "chapter_title": chapter.title if chapter else None,
+                    "part": part.key if part else None,
+                    "part_title": part.title if part else None,
+                },
+            )
+            if part is not None:
+                container = (NodeLabel.PART, part.key)
+            elif chapter is not None:
+                container = (NodeLabel.CHAPTER, chapter.key)
+            else:
+                container = (NodeLabel.LAW, law.id)
+            self.edge(RelType.CONTAINS, container, (NodeLabel.SECTION, section.key))
+        for before, after in zip(ordered, ordered[1:], strict=False):
+            self.edge(RelType.NEXT, (NodeLabel.SECTION, before.key), (NodeLabel.SECTION, after.key))
+
+    def citations(self, resolutions: dict[str, list[Resolution]]) -> None:
+        grouped: dict[tuple[str, str], list[Resolution]] = defaultdict(list)
+        for source in sorted(resolutions, key=self._order):
+            for resolution in resolutions[source]:
+                if resolution.target is not None:
+                    if resolution.target != source:  # "มาตรานี้"-like self mentions
+                        grouped[(source, resolution.target)].append(resolution)
+                    continue
+                self._unresolved(resolution)
+        for (source, target), items in grouped.items():
+            self.edge(
+                RelType.REFERENCES,
+                (NodeLabel.SECTION, source),
+                (NodeLabel.SECTION, target),
+                {
+                    "paragraphs": sorted(
+                        {c.paragraph for c in _cites(items) if c.paragraph is not None}
+                    ),
+                    "clauses": sorted({"/".join(c.clauses) for c in _cites(items) if c.clauses}),
+                    "spans": _spans(items),
+                    "cross_law": target not in self.section_keys,
+                },
+            )
+
+    def _unresolved(self, resolution: Resolution) -> None:
+        citation = resolution.citation
+        self.unresolved.append(
+            {
+                "source": citation.source,
+                "text": citation.text,
+                "law": citation.law,
+                "section": citation.section,
+                "reason": "law not in corpus" if resolution.law_id is None else "no such section",
+            }
+        )
+        if resolution.law_id is None and citation.law:
+            key = f"{self.law.id}:ext:{normalise_law_name(citation.law)}"
+            self.node(NodeLabel.EXTERNAL_LAW, key, {"name": citation.law})
+            edge_key = (RelType.CITES_EXTERNAL, citation.source, key)
+            existing = self.edges.get(edge_key)
+            sections = sorted(
+                {*(existing.props["sections"] if existing else []), citation.section}, key=_natural
+            )
+            self.edges[edge_key] = Edge(
+                RelType.CITES_EXTERNAL,
+                NodeLabel.SECTION,
+                citation.source,
+                NodeLabel.EXTERNAL_LAW,
+                key,
+                {"sections": sections},
+            )
+
+    def penalties(self, resolutions: dict[str, list[Resolution]]) -> None:
+        penalized: dict[tuple[str, str], list[Penalty]] = defaultdict(list)
+        for section in sorted(self.law.sections, key=lambda s: s.order):
+            for penalty in find_penalties(section, self.law, resolutions[section.key]):
+                self.node(
+                    NodeLabel.PENALTY,
+                    penalty.key,
+                    {
+                        "section": penalty.section,
+                        "index": penalty.index,
+                        "kind": penalty.kind,
+                        "text": penalty.text,
+                        "max_fine": penalty.max_fine,
+                        "currency": penalty.currency,
+                        "max_fine_thb": penalty.max_fine_thb,
+                        "max_prison_months": penalty.max_prison_months,
+                    },
+                )
+                self.edge(
+                    RelType.PRESCRIBES,
+                    (NodeLabel.SECTION, section.key),
+                    (NodeLabel.PENALTY, penalty.key),
+                )
+                for target in penalty.breached:
+                    penalized[(section.key, target)].append(penalty)
+        for (source, target), items in penalized.items():
+            kinds = sorted({p.kind for p in items})
+            self.edge(
+                RelType.PENALIZES,
+                (NodeLabel.SECTION, source),
+                (NodeLabel.SECTION, target),
+                {
+                    "kind": kinds[0] if len(kinds) == 1 else "+".join(kinds),
+                    "max_fine_thb": _max(p.max_fine_thb for p in items),
+                    "max_fine": _max(p.max_fine for p in items),
+                    "currency": items[0].currency,
+                    "max_prison_months": _max(p.max_prison_months for p in items),
+                    "penalties": [p.key for p in items],
+                },
+            )
+
+    def definitions(self) -> None:
+        definitions = find_definitions(self.law)
+        for definition in definitions:
+            self.node(
+                NodeLabel.DEFINITION,
+                definition.key,
+                {"term": definition.term, "text": definition.text, "section": definition.section},
+            )
+        for section_key, definition_key in defining_sections(self.law, definitions):
+            self.edge(
+                RelType.DEFINES,
+                (NodeLabel.SECTION, section_key),
+                (NodeLabel.DEFINITION, definition_key),
+            )
+        for section_key, definition_key in find_term_uses(self.law, definitions):
+            self.edge(
+                RelType.USES_TERM,
+                (NodeLabel.SECTION, section_key),
+                (NodeLabel.DEFINITION, definition_key),
+            )
+
+    def exemptions(self, resolutions: dict[str, list[Resolution]]) -> None:
+        for section in sorted(self.law.sections, key=lambda s: s.order):
+            for exemption in find_exemptions(section, self.law, resolutions[section.key]):
+                self.node(
+                    NodeLabel.EXEMPTION,
+                    exemption.key,
+                    {
+                        "section": exemption.section,
+                        "index": exemption.index,
+                        "kind": exemption.kind,
+                        "text": exemption.text,
+                        "span": list(exemption.span),
+                    },
+                )
+                self.edge(
+                    RelType.GRANTS_EXEMPTION,
+                    (NodeLabel.SECTION, section.key),
+                    (NodeLabel.EXEMPTION, exemption.key),
+                )
+                for target in exemption.exempts_from:
+                    self.edge(
+                        RelType.EXEMPTS_FROM,
+                        (NodeLabel.EXEMPTION, exemption.key),
+                        (NodeLabel.SECTION, target),
+                    )
+
+    def curated(self, folder: Path) -> None:
+        # Look the file up by listing the folder: derived law ids can be longer than a file
+        # name may be, and only curated (short-id) laws have a file.
+        files = {p.stem: p for p in folder.glob("*.json")} if folder.is_dir() else {}
+        path = files.get(self.law.id)
+        if path is None:
+            return
+        data = json.loads(path.read_text(encoding="utf-8"))
+        for concept in data.get("concepts", []):
+            key = f"{self.law.id}:concept:{concept['id']}"
+            self.node(
+                NodeLabel.CONCEPT,
+                key,
+                {
+                    "kind": concept.get("kind", ""),
+                    "name": concept.get("name", ""),
+                    "name_en": concept.get("name_en", ""),
+                },
+            )
+            for number in concept.get("sections", []):
+                target = next((s.key for s in self.law.sections if s.number == str(number)), None)
+                if target is not None:
+                    self.edge(RelType.ABOUT, (NodeLabel.SECTION, target), (NodeLabel.CONCEPT, key))
+
+    def finish(self) -> LawGraph:
+        nodes = sorted(
+            self.nodes.values(), key=lambda n: (_LABEL_ORDER[n.label], self._order(n.key), n.key)
+        )
+        edges = sorted(
+            self.edges.values(),
+            key=lambda e: (
+                _TYPE_ORDER[e.type],
+                self._order(e.source),
+                e.source,
+                self._order(e.target),
+                e.target,
+            ),
+        )
+        unresolved = sorted(
+            self.unresolved,
+            key=lambda u: (self._order(u["source"]), u["text"], u["law"] or "", u["section"]),
+        )
+        unique = list(
+            {json.dumps(u, ensure_ascii=False, sort_keys=True): u for u in unresolved}.values()
+        )
+        return LawGraph(law_id=self.law.id, nodes=nodes, edges=edges, unresolved=unique)
+
+    def _order(self, key: str) -> int:
+        if not hasattr(self, "_orders"):
+            self._orders = {s.key: s.order for s in self.law.sections}
+        return self._orders.get(key, -1)
+
+
+def _cites(items: list[Resolution]) -> list[Any]:
+    return [r.citation for r in items]
+
+
+def _spans(items: list[Resolution]) -> list[list[int]]:
+    return [list(span) for span in sorted({r.citation.span for r in items})]
+
+
+def _max(values: Any) -> int | None:
+    present = [v for v in values if v is not None]
+    return max(present) if present else None
+
+
+def _natural(number: str) -> tuple[int, str]:
+    match = re.match(r"\d+", number)
+    return (int(match.group(0)) if match else 0, number)

@@ -1,0 +1,208 @@
+"""Penalties, definitions and exemptions found by rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ingest.corpus import CorpusIndex
+from ingest.ids import law_id_for_title, title_aliases
+from ingest.models import Law
+from ingest.parse import read_source
+from ingest.readers.base import make_section
+from ingest.rules import (
+    Penalty,
+    find_definitions,
+    find_exemptions,
+    find_penalties,
+    find_term_uses,
+)
+from ingest.xrefs import extract_citations, resolve_citation
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared"
+PDPA_OCS = SHARED / "corpus/th-pdpa-2562/ocs/pdpa_2562_ocs.json"
+GDPR = SHARED / "corpus/eu-gdpr/gdpr.json"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus not present")
+
+
+def _law(texts: dict[str, str], title: str = "พระราชบัญญัติทดสอบ พ.ศ. 2560") -> Law:
+    law_id = law_id_for_title(title)
+    sections = [
+        make_section(law_id, n, t, language="th", order=i)
+        for i, (n, t) in enumerate(texts.items(), start=1)
+    ]
+    return Law(
+        id=law_id,
+        title=title,
+        language="th",
+        jurisdiction="TH",
+        source="test",
+        aliases=title_aliases(title),
+        sections=sections,
+    )
+
+
+def _penalties(law: Law, number: str) -> list[Penalty]:
+    corpus = CorpusIndex.from_laws([law])
+    section = next(s for s in law.sections if s.number == number)
+    resolutions = [
+        resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)
+    ]
+    return find_penalties(section, law, resolutions)
+
+
+@pytest.fixture(scope="module")
+def pdpa() -> Law:
+    if not PDPA_OCS.is_file():
+        pytest.skip("../shared corpus not present")
+    return read_source(PDPA_OCS).laws[0]
+
+
+def _breached(penalties: list[Penalty]) -> set[str]:
+    return {key.rsplit(":s:", 1)[1] for p in penalties for key in p.breached}
+
+
+@needs_shared
+def test_s84_penalizes_s26_with_an_administrative_fine_of_five_million(pdpa: Law) -> None:
+    penalties = _penalties(pdpa, "84")
+    print(
+        f"\ns.84: {[(p.kind, p.max_fine, p.max_prison_months, _breached([p])) for p in penalties]}"
+    )
+    [penalty] = penalties
+    assert penalty.kind == "administrative"
+    assert penalty.max_fine_thb == 5_000_000
+    assert penalty.max_prison_months is None
+    assert _breached(penalties) == {"26", "27", "28", "29"}
+
+
+@needs_shared
+def test_s79_penalizes_s27_and_s28_criminally_but_not_the_qualifying_s26(pdpa: Law) -> None:
+    penalties = _penalties(pdpa, "79")
+    print(
+        f"\ns.79: {[(p.kind, p.max_fine, p.max_prison_months, _breached([p])) for p in penalties]}"
+    )
+    assert [p.kind for p in penalties] == ["criminal", "criminal"]
+    assert [(p.max_fine_thb, p.max_prison_months) for p in penalties] == [
+        (500_000, 6),
+        (1_000_000, 12),
+    ]
+    assert _breached(penalties) == {"27", "28"}
+
+
+@needs_shared
+def test_every_pdpa_penalty_section_has_a_penalty_and_a_breached_section(pdpa: Law) -> None:
+    found = {}
+    for number in ["79", "80", "82", "83", "84", "85", "86", "87", "88", "89"]:
+        penalties = _penalties(pdpa, number)
+        found[number] = (
+            sorted({p.kind for p in penalties}),
+            max(p.max_fine_thb or 0 for p in penalties),
+            sorted(_breached(penalties), key=lambda n: int(n.split("/")[0])),
+        )
+        print(f"s.{number}: {found[number]}")
+    assert found["82"][2] == ["19", "23", "30", "39", "41", "42"]
+    assert found["83"][1] == 3_000_000
+    assert found["89"][2] == ["75", "76"]
+    assert found["80"] == (["criminal"], 500_000, [])  # disclosure offence, no section named
+    assert _penalties(pdpa, "90") == []  # procedure for administrative fines, not a penalty
+
+
+def test_citation_that_only_qualifies_the_act_is_not_a_breach() -> None:
+    law = _law(
+        {
+            "1": "ข้อความ",
+            "2": "ข้อความ",
+            "3": "ผู้ใดฝ่าฝืนมาตรา 1 อันเกี่ยวกับข้อมูลตามมาตรา 2 ต้องระวางโทษจำคุกไม่เกินสามปี",
+        }
+    )
+    [penalty] = _penalties(law, "3")
+    assert _breached([penalty]) == {"1"}
+    assert penalty.max_prison_months == 36
+    assert penalty.kind == "criminal"
+
+
+@needs_shared
+def test_gdpr_article_83_tiers_penalize_the_listed_articles() -> None:
+    law = read_source(GDPR).laws[0]
+    penalties = _penalties(law, "83")
+    tiers = {p.max_fine: _breached([p]) for p in penalties if p.breached}
+    print(
+        f"\nGDPR 83: {[(p.max_fine, p.currency, sorted(_breached([p]), key=int)) for p in penalties]}"
+    )
+    assert {"5", "6", "7", "9"} <= tiers[20_000_000]
+    assert {"8", "11", "25", "39", "42", "43"} <= tiers[10_000_000]
+
+
+@needs_shared
+def test_pdpa_definitions_and_term_use(pdpa: Law) -> None:
+    definitions = find_definitions(pdpa)
+    terms = {d.term for d in definitions}
+    print(f"\nPDPA definitions: {sorted(terms)}")
+    assert {"ข้อมูลส่วนบุคคล", "ผู้ควบคุมข้อมูลส่วนบุคคล", "ผู้ประมวลผลข้อมูลส่วนบุคคล", "บุคคล"} <= terms
+    assert all(d.section == "th-pdpa-2562:s:6" for d in definitions)
+    uses = find_term_uses(pdpa, definitions)
+    assert ("th-pdpa-2562:s:26", "th-pdpa-2562:def:ข้อมูลส่วนบุคคล") in uses
+    assert not any(source == "th-pdpa-2562:s:6" for source, _ in uses)
+
+
+def test_a_short_term_inside_a_longer_defined_term_is_not_a_use() -> None:
+    law = _law(
+        {
+            "1": "ในพระราชบัญญัตินี้\n“ข้อมูลส่วนบุคคล” หมายความว่า ข้อมูลเกี่ยวกับบุคคล\n“บุคคล” หมายความว่า บุคคลธรรมดา",
+            "2": "ห้ามเปิดเผยข้อมูลส่วนบุคคล",
+            "3": "บุคคลใดจะร้องขอก็ได้",
+        }
+    )
+    definitions = find_definitions(law)
+    uses = set(find_term_uses(law, definitions))
+    assert {d.term for d in definitions} == {"ข้อมูลส่วนบุคคล", "บุคคล"}
+    assert (law.sections[1].key, f"{law.id}:def:ข้อมูลส่วนบุคคล") in uses
+    assert (law.sections[1].key, f"{law.id}:def:บุคคล") not in uses
+    assert (law.sections[2].key, f"{law.id}:def:บุคคล") in uses
+
+
+@needs_shared
+def test_gdpr_article_4_definitions() -> None:
+    law = read_source(GDPR).laws[0]
+    terms = {d.term for d in find_definitions(law)}
+    print(f"\nGDPR definitions: {len(terms)}")
+    assert {"personal data", "processing", "controller", "processor", "consent"} <= terms
+    assert len(terms) >= 25
+
+
+def test_exemption_clauses_and_what_they_carve_out_of() -> None:
+    law = _law(
+        {
+            "1": "ผู้ควบคุมต้องแจ้ง\nห้ามเปิดเผย เว้นแต่\n(1) ได้รับความยินยอม\n(2) กฎหมายบัญญัติ",
+            "2": "ความในมาตรา 1 มิให้นำมาใช้บังคับแก่การเก็บรวบรวมเพื่อประโยชน์ส่วนตน",
+        }
+    )
+    corpus = CorpusIndex.from_laws([law])
+    first = find_exemptions(law.sections[0], law, [])
+    assert [(e.kind, e.text) for e in first] == [
+        ("except", "เว้นแต่\n(1) ได้รับความยินยอม\n(2) กฎหมายบัญญัติ")
+    ]
+    section = law.sections[1]
+    resolutions = [
+        resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)
+    ]
+    [exemption] = find_exemptions(section, law, resolutions)
+    assert exemption.kind == "not_apply"
+    assert exemption.exempts_from == (law.sections[0].key,)
+
+
+@needs_shared
+def test_gdpr_shall_not_apply_names_the_articles_it_carves_out_of() -> None:
+    law = read_source(GDPR).laws[0]
+    corpus = CorpusIndex.from_laws([law])
+    carved = set()
+    for section in law.sections:
+        resolutions = [
+            resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)
+        ]
+        for exemption in find_exemptions(section, law, resolutions):
+            carved |= {(section.number, t) for t in exemption.exempts_from}
+    print(f"\nGDPR EXEMPTS_FROM: {sorted(carved)}")
+    # Art. 11(2): "Articles 15 to 20 shall not apply except where ..."
+    assert {("11", f"eu-gdpr:s:{n}") for n in range(15, 21)} <= carved
