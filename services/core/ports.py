@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import uuid
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -25,6 +26,9 @@ class Embedder(Protocol):
     """Turns text into one dense and one sparse vector."""
 
     name: str
+    # True when the sparse weights are term frequencies that need the store's IDF modifier
+    # (Qdrant `Modifier.IDF`) to become BM25; False when they are final (BGE-M3 lexical weights).
+    sparse_idf: bool
 
     @property
     def dense_size(self) -> int: ...
@@ -36,9 +40,22 @@ class Embedder(Protocol):
 
 @dataclass(frozen=True)
 class VectorPoint:
-    key: str  # stable key; the point id is uuid5 of it
+    key: str  # stable citation key of the node or edge (payload "key")
     embedding: Embedding
-    payload: Mapping[str, Any] = field(default_factory=dict)  # must hold "law" and "kind"
+    # must hold "law" and "kind"; "version" too for anything indexed (see `uid`)
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def uid(self) -> str:
+        """`key@version`, as in the graph; the point id is uuid5 of it (`point_id`), so
+        two versions of one law coexist until the old one is dropped."""
+        version = self.payload.get("version")
+        return f"{self.key}@{version}" if version else self.key
+
+
+def point_id(uid: str) -> str:
+    """The vector point id of a graph uid: uuid5(NAMESPACE_URL, "lexgraph:" + uid)."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "lexgraph:" + uid))
 
 
 @dataclass(frozen=True)
@@ -51,11 +68,19 @@ class VectorHit:
 class VectorIndex(Protocol):
     """Two collections ("chunks", "profiles"), each with a named dense and sparse vector."""
 
-    def ensure_collections(self, dense_size: int) -> None: ...
+    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None: ...
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None: ...
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None: ...
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_version: str | None = None
+    ) -> None: ...
+
+    def prune_version(
+        self, collection: str, law_id: str, version: str, *, keep_keys: Collection[str]
+    ) -> None:
+        """Drop the points of this law version whose key is not in `keep_keys`."""
+        ...
 
     def hybrid_search(
         self,
@@ -66,9 +91,13 @@ class VectorIndex(Protocol):
         laws: Sequence[str] | None = None,
         kinds: Sequence[str] | None = None,
         mode: str = "hybrid",  # "hybrid" (RRF) | "dense" | "sparse"
+        law_versions: Sequence[str] | None = None,  # keep only these "law@version"
+        exclude_law_versions: Sequence[str] | None = None,  # e.g. unpublished versions
     ) -> list[VectorHit]: ...
 
-    def count(self, collection: str, law_id: str | None = None) -> int: ...
+    def count(
+        self, collection: str, law_id: str | None = None, *, version: str | None = None
+    ) -> int: ...
 
     def close(self) -> None: ...
 
@@ -78,9 +107,17 @@ class GraphStore(Protocol):
 
     def apply_schema(self) -> None: ...
 
-    def load_law(self, graph: LawGraph) -> None: ...
+    def load_law(self, graph: LawGraph, version: str | None = None) -> str:
+        """Every node and edge of `graph` as `version` (MERGE, re-runnable, not yet
+        published); returns the version loaded."""
+        ...
 
     def run_read(self, query_name: str, **params: Any) -> list[dict[str, Any]]: ...
+
+    def run_write(self, query_name: str, **params: Any) -> list[dict[str, Any]]:
+        """One catalog write (`cypher/queries/<name>.cypher`) in its own transaction; used
+        by the publish protocol (services/core/publish.py) to flip Law versions."""
+        ...
 
     def counts(self, law_id: str | None = None) -> dict[str, dict[str, int]]: ...
 
