@@ -1,0 +1,3 @@
+MATCH (n)
+WHERE n.law = $law AND n.version = $version
+RETURN count(n) AS nodes

@@ -1,0 +1,3 @@
+MATCH (l:Law)
+WHERE l.published_version IS NOT NULL
+RETURN l.key AS law, l.published_version AS version

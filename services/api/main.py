@@ -1,0 +1,174 @@
+"""The FastAPI app factory. Stateless: every request reads what it needs from the stores;
+the only state is the clients the lifespan builds once (through `services.core.bootstrap`).
+
+    uvicorn --factory services.api.main:create_app      # or: lexgraph serve
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import FastAPI
+
+from services.api import problems
+from services.api.deps import Clients
+from services.api.routes import health, laws, search
+from services.core.settings import Settings, get_settings
+
+log = logging.getLogger(__name__)
+
+DESCRIPTION = """\
+Statute GraphRAG: hybrid vector seeding over section chunks and graph profiles, then a
+walk of at most two hops over the citation graph (citations, penalties, definitions,
+exemptions), returning the sections a lawyer must read with the path that links each one.
+Errors are RFC 9457 `application/problem+json`.
+"""
+
+
+def create_app(settings: Settings | None = None, *, clients: Clients | None = None) -> FastAPI:
+    """The API. With `clients` (tests) nothing is built; otherwise the lifespan builds the
+    graph store, the vector index (this process owns an embedded one) and the embedder."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        built = clients is None
+        if built:
+            _open_clients(app, settings)
+        else:
+            assert clients is not None  # noqa: S101
+            _set_clients(app, clients.graph, clients.vectors, clients.embedder)
+        try:
+            yield
+        finally:
+            if built:
+                _close_clients(app)
+
+    app = FastAPI(
+        title="lexgraph",
+        version="0.1.0",
+        description=DESCRIPTION,
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    _set_clients(app, None, None, None)
+    problems.install_problem_handlers(app)
+    app.include_router(search.router)
+    app.include_router(laws.router)
+    app.include_router(health.router)
+    _install_optional(app, settings, with_jobs=clients is None)
+    return app
+
+
+def _set_clients(app: FastAPI, graph: Any, vectors: Any, embedder: Any) -> None:
+    app.state.graph, app.state.vectors, app.state.embedder = graph, vectors, embedder
+
+
+def _open_clients(app: FastAPI, settings: Settings) -> None:
+    """Each client on its own: a store that is down at startup leaves the app up, /healthz
+    answering and /readyz (and the routes that need that store) answering 503."""
+    from services.core import bootstrap
+
+    try:
+        bootstrap.ensure_local_graph(settings)
+    except Exception as exc:  # the server may be started later, or managed elsewhere
+        log.warning("local graph database not started: %s", exc)
+    graph = _try("graph store", lambda: bootstrap.build_graph_store(settings))
+    # This process owns the vectors: never route them to itself through the owner URL.
+    owner = settings.model_copy(update={"vector_owner_url": None})
+    vectors = _try("vector index", lambda: bootstrap.build_worker_vectors(owner))
+    embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings, threads=2))
+    _set_clients(app, graph, vectors, embedder)
+    _warm_up(embedder)
+    if settings.vector_backend == "edge" and vectors is not None:
+        from services.core.remote_vectors import internal_token
+
+        app.state.internal_token = internal_token(settings, create=True)
+    _open_jobs(app, settings)
+
+
+def _warm_up(embedder: Any) -> None:
+    """Pay the one-off costs before the first request, not inside its deadline: PyThaiNLP's
+    dictionary (~1-3 s) and the embedding model's first call."""
+    from services.core.analysis import analyse_question
+
+    analyse_question("บริษัทเก็บข้อมูลสุขภาพได้ไหม มาตรา ๒๖ penalty")
+    if embedder is not None:
+        try:
+            embedder.embed_query("ข้อมูลส่วนบุคคล personal data")
+        except Exception as exc:
+            log.warning("embedder warm-up failed: %s", exc)
+
+
+def _open_jobs(app: FastAPI, settings: Settings) -> None:
+    if not getattr(app.state, "jobs_enabled", False):
+        return
+    from services.core import bootstrap
+    from services.core.bulk import LawDeps
+
+    graph, vectors, embedder = app.state.graph, app.state.vectors, app.state.embedder
+    deps = (
+        LawDeps(graph=graph, vectors=vectors, embedder=embedder)
+        if graph and vectors and embedder
+        else None
+    )
+    try:
+        jobs = bootstrap.build_job_store(settings)
+        app.state.jobs = jobs
+        app.state.job_dispatcher = bootstrap.build_job_dispatcher(settings, jobs, deps)
+    except Exception as exc:
+        log.warning("bulk jobs unavailable: %s", exc)
+
+
+def _try(what: str, build: Any) -> Any:
+    try:
+        return build()
+    except Exception as exc:
+        log.warning("%s not available at startup: %s", what, exc)
+        return None
+
+
+def _close_clients(app: FastAPI) -> None:
+    for name in ("graph", "vectors"):
+        client = getattr(app.state, name, None)
+        if client is not None:
+            try:
+                client.close()
+            except Exception as exc:
+                log.warning("closing %s: %s", name, exc)
+
+
+def _install_optional(app: FastAPI, settings: Settings, *, with_jobs: bool) -> None:
+    """Routers and middleware other modules provide (metrics, API keys, MCP, jobs, the
+    internal vector endpoint); each is skipped, with a log line, if its module is absent."""
+    try:
+        from services.api import metrics, security
+
+        # Middleware added last runs first: metrics outermost, so 401s are counted too.
+        security.install_api_keys(app, settings)
+        metrics.install_metrics(app)
+    except ImportError as exc:  # pragma: no cover - only while those modules are missing
+        log.warning("metrics/API keys not installed: %s", exc)
+    try:
+        from services.api.mcp_server import ToolClients, mount_mcp
+
+        def tool_clients() -> ToolClients:
+            from services.api.deps import get_clients_from_state
+
+            c = get_clients_from_state(app.state)
+            return ToolClients(c.graph, c.vectors, c.embedder, c.settings)
+
+        mount_mcp(app, tool_clients, settings)
+    except ImportError as exc:  # pragma: no cover
+        log.warning("MCP not mounted: %s", exc)
+    if settings.vector_backend == "edge":
+        from services.api.routes import internal_vectors
+
+        app.include_router(internal_vectors.router)
+    app.state.jobs_enabled = with_jobs  # the lifespan opens the job store only when it builds
+    from services.api.routes import jobs
+
+    app.include_router(jobs.router)

@@ -1,0 +1,58 @@
+"""/healthz: the process is up. /readyz: the graph, the vectors and the embedder each
+really answer (a query, a count, an embedding), each within the store deadline."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+
+from services.api.deps import call_store
+from services.api.problems import RETRY_AFTER_S, problem, problem_responses
+from services.api.schemas import Health, Readiness
+from services.core.settings import Settings
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", response_model=Health)
+async def healthz() -> dict[str, str]:
+    return {"status": "ok"}
+
+
+@router.get("/readyz", response_model=Readiness, responses=problem_responses(503))
+async def readyz(request: Request) -> Any:
+    state = request.app.state
+    settings: Settings = state.settings
+    graph, vectors, embedder = (getattr(state, n, None) for n in ("graph", "vectors", "embedder"))
+    probes: dict[str, Callable[[], object] | None] = {
+        "graph": graph.ping if graph is not None else None,
+        "vectors": (lambda: vectors.count("chunks")) if vectors is not None else None,
+        "embedder": (lambda: embedder.embed_query("ping")) if embedder is not None else None,
+    }
+    results = await asyncio.gather(*(_probe(settings, name, fn) for name, fn in probes.items()))
+    checks = dict(zip(probes, results, strict=True))
+    if all(value == "ok" for value in checks.values()):
+        return {"status": "ready", "checks": checks}
+    failing = ", ".join(f"{name} ({value})" for name, value in checks.items() if value != "ok")
+    return problem(
+        503,
+        f"not ready: {failing}",
+        instance="/readyz",
+        slug="not-ready",
+        title="Not ready",
+        headers={"Retry-After": str(RETRY_AFTER_S)},
+        extra={"checks": checks},
+    )
+
+
+async def _probe(settings: Settings, name: str, fn: Callable[[], object] | None) -> str:
+    if fn is None:
+        return "not connected"
+    try:
+        await call_store(settings, fn, what=name)
+    except Exception as exc:  # a probe reports every failure instead of raising it
+        return f"{type(exc).__name__}: {str(exc)[:200]}"
+    return "ok"

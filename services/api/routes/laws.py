@@ -1,0 +1,72 @@
+"""GET /v1/laws...: the published laws, their structure, one section's text, its links
+and the penalties for breaking it. Deterministic: the same index version, the same answer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Path
+
+from services.api.deps import ClientsDep, call_store
+from services.api.problems import problem_responses
+from services.api.schemas import LawsResponse, LawSummary, Penalties, Related, SectionText
+from services.core import retrieval
+
+router = APIRouter(prefix="/v1/laws", tags=["laws"])
+
+LawId = Annotated[str, Path(description='Law id, e.g. "th-pdpa-2562"', max_length=200)]
+SectionNumber = Annotated[str, Path(description='Section number: "26", "๒๖", "26/1", "มาตรา ๒๖"')]
+
+
+@router.get("", response_model=LawsResponse, responses=problem_responses(503))
+async def list_laws(clients: ClientsDep) -> dict[str, Any]:
+    """Every published law with its index version."""
+    laws = await call_store(clients.settings, lambda: retrieval.list_laws(clients.graph))
+    return {"laws": laws}
+
+
+@router.get("/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 503))
+async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
+    """Node counts by label, relationship counts by type, the most-cited sections."""
+    return await call_store(clients.settings, lambda: retrieval.law_summary(clients.graph, law))
+
+
+# The sub-resources come before the plain section route: a section number may contain
+# "/" ("26/1"), so `{section:path}` would otherwise swallow "/related".
+@router.get(
+    "/{law}/sections/{section:path}/related",
+    response_model=Related,
+    responses=problem_responses(404, 422, 503),
+)
+async def related(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+    """What the section cites, what cites it, the terms it defines or uses, the
+    exemptions it grants: in- and out-edges grouped by relationship type."""
+    return await call_store(
+        clients.settings, lambda: retrieval.related_sections(clients.graph, law, section)
+    )
+
+
+@router.get(
+    "/{law}/sections/{section:path}/penalties",
+    response_model=Penalties,
+    responses=problem_responses(404, 422, 503),
+)
+async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+    """Penalties for violating this section: the penalty sections that punish a breach of
+    it (directly, or through a section that cites it) and their Penalty nodes, within 3
+    hops. Pass the violated section (26), not the penalty section (84)."""
+    return await call_store(
+        clients.settings, lambda: retrieval.section_penalties(clients.graph, law, section)
+    )
+
+
+@router.get(
+    "/{law}/sections/{section:path}",
+    response_model=SectionText,
+    responses=problem_responses(404, 422, 503),
+)
+async def section_text(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+    """The full text of one section, with the chapter or part that contains it."""
+    return await call_store(
+        clients.settings, lambda: retrieval.section_text(clients.graph, law, section)
+    )

@@ -1,0 +1,44 @@
+"""POST /v1/search: the question in, the sections to read (with their graph paths) out."""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from fastapi import APIRouter
+
+from services.api.deps import ClientsDep, call_store
+from services.api.problems import problem_responses
+from services.api.schemas import SearchRequest, SearchResponse
+from services.core import retrieval
+
+router = APIRouter(prefix="/v1", tags=["search"])
+
+
+@router.post(
+    "/search",
+    response_model=SearchResponse,
+    responses=problem_responses(404, 422, 503),
+    summary="Hybrid vector seeding + a two-hop walk of the citation graph",
+)
+async def search(body: SearchRequest, clients: ClientsDep) -> dict[str, Any]:
+    """Seeds from hybrid (dense + sparse, RRF) search over section chunks and graph
+    profiles plus sections the question names, walks at most `max_hops` hops of typed
+    relationships (citations, penalties, definitions, exemptions) in both directions, and
+    ranks what it reached by what the question asks for. Every section carries its text,
+    score and the path by which it was reached."""
+    result = await call_store(
+        clients.settings,
+        lambda: retrieval.search(
+            body.query,
+            graph=clients.graph,
+            vectors=clients.vectors,
+            embedder=clients.embedder,
+            settings=clients.settings,
+            laws=body.laws,
+            top_k=body.top_k,
+            max_hops=body.max_hops,
+            mode=body.mode,
+        ),
+    )
+    return asdict(result)

@@ -1,0 +1,185 @@
+"""Request and response bodies of the public API (they make the OpenAPI document)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# Generous transport limits; the semantic limits (query length after cleaning, top_k,
+# max_hops) are checked by the core so that the API, the CLI and MCP say the same thing.
+MAX_QUERY_BYTES = 100_000
+
+
+class SearchRequest(BaseModel):
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {
+                    "query": "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ถ้าทำผิดมีโทษอะไร",
+                    "laws": ["th-pdpa-2562"],
+                    "top_k": 10,
+                    "max_hops": 2,
+                }
+            ]
+        },
+    )
+
+    query: str = Field(
+        description="The question in everyday Thai or English; may name sections "
+        '("มาตรา ๒๖", "Section 26"). At most 2,000 characters.',
+        max_length=MAX_QUERY_BYTES,
+    )
+    laws: list[str] | None = Field(
+        default=None,
+        max_length=50,
+        description="Law ids to search in; all published laws if omitted.",
+    )
+    top_k: int = Field(default=10, ge=1, le=100, description="Sections to return.")
+    max_hops: int = Field(default=2, ge=0, le=2, description="Graph hops from the seeds (0-2).")
+    mode: Literal["graph", "hybrid", "dense", "bm25"] = Field(
+        default="graph",
+        description="graph: full pipeline; hybrid/dense/bm25: vector search only (for comparison).",
+    )
+
+
+class PathStep(BaseModel):
+    hop: int
+    type: str
+    direction: Literal["out", "in"] = Field(
+        description="out: the edge points from the previous node to this one; in: the reverse."
+    )
+    key: str
+    label: str
+
+
+class ContextItemOut(BaseModel):
+    key: str = Field(description='Stable citation id, e.g. "th-pdpa-2562:s:84".')
+    law: str
+    kind: str = Field(description="section, definition, penalty, exemption, external_law, ...")
+    label: str = Field(description='Display label, e.g. "มาตรา ๘๔".')
+    number: str | None = None
+    title: str | None = None
+    text: str
+    full_text: bool = Field(
+        description="False when the text is an excerpt (beyond the full-text cap)."
+    )
+    score: float
+    hops: int
+    reached: str = Field(
+        description='How it was reached: "[hop1][PENALIZES] มาตรา ๘๔" or "[seed][vector] …".'
+    )
+    path: str = Field(
+        description='The chain from the seed, edge directions kept: "มาตรา ๒๖ <-[PENALIZES]- มาตรา ๘๔".'
+    )
+    steps: list[PathStep]
+    seed: str | None = None
+    version: str | None = None
+    sources: list[str]
+
+
+class SeedOut(BaseModel):
+    key: str
+    law: str
+    source: str
+    score: float
+    label: str = ""
+
+
+class SearchResponse(BaseModel):
+    query: str
+    mode: str
+    sections: list[ContextItemOut]
+    nodes: list[ContextItemOut] = Field(
+        description="Penalties, definitions, exemptions the walk reached."
+    )
+    seeds: list[SeedOut]
+    keywords: list[str]
+    citations: list[str] = Field(description="Sections the question names explicitly.")
+    intents: list[str]
+    index_versions: dict[str, str] = Field(
+        description="law id -> index version the answer comes from."
+    )
+    timings_ms: dict[str, float]
+
+
+class LawOut(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+    law: str
+    version: str
+    title: str | None = None
+
+
+class LawsResponse(BaseModel):
+    laws: list[LawOut]
+
+
+class CitedSection(BaseModel):
+    key: str
+    number: str | None = None
+    label: str | None = None
+    cited_by: int
+
+
+class LawSummary(BaseModel):
+    law: str
+    version: str
+    nodes: dict[str, int]
+    edges: dict[str, int]
+    most_cited: list[CitedSection]
+
+
+class Division(BaseModel):
+    kind: str
+    key: str | None = None
+    label: str | None = None
+    title: str | None = None
+
+
+class SectionText(BaseModel):
+    key: str
+    law: str
+    number: str | None = None
+    label: str | None = None
+    title: str | None = None
+    text: str
+    version: str | None = None
+    division: Division | None = None
+
+
+class Related(BaseModel):
+    key: str
+    law: str
+    outgoing: dict[str, list[dict[str, Any]]] = Field(
+        description="relationship type -> nodes this section points to"
+    )
+    incoming: dict[str, list[dict[str, Any]]] = Field(
+        description="relationship type -> nodes pointing to this section"
+    )
+
+
+class PenaltySection(BaseModel):
+    key: str
+    label: str | None = None
+    law: str | None = None
+    text: str
+    hops: int | None = None
+    path: str | None = None
+    penalties: list[dict[str, Any]]
+
+
+class Penalties(BaseModel):
+    key: str
+    law: str
+    penalty_sections: list[PenaltySection]
+
+
+class Health(BaseModel):
+    status: str
+
+
+class Readiness(BaseModel):
+    status: str
+    checks: dict[str, str]

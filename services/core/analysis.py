@@ -1,0 +1,323 @@
+"""Question analysis: explicit citations, Thai-aware tokens, keywords and intent flags.
+
+Deterministic and offline. The optional LLM keyword step (an OpenAI-compatible chat
+endpoint named by `settings.llm_keywords_url`) only ever adds keywords; when it is off or
+fails, the result is exactly the deterministic one.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import httpx
+
+from ingest import ids
+from services.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+_THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
+_ARABIC_TO_THAI = str.maketrans("0123456789", "๐๑๒๓๔๕๖๗๘๙")
+
+# Thai section-number suffixes ("มาตรา ๑๙ ทวิ" is a section inserted after 19).
+_THAI_SUFFIXES = "ทวิ|ตรี|จัตวา|เบญจ|ฉ|สัตต|อัฏฐ|นว|ทศ"
+_THAI_PARAGRAPHS = {
+    "หนึ่ง": "1", "สอง": "2", "สาม": "3", "สี่": "4", "ห้า": "5",
+    "หก": "6", "เจ็ด": "7", "แปด": "8", "เก้า": "9", "สิบ": "10",
+}  # fmt: skip
+
+_THAI_CITATION = re.compile(
+    r"(?:มาตรา|(?<![\u0E01-\u0E2E])ม\.)\s*(?P<num>\d+(?:/\d+)?)"
+    rf"(?:\s*(?P<suffix>{_THAI_SUFFIXES})(?![\u0E00-\u0E7F]))?"
+    rf"(?:\s*วรรค(?P<para>{'|'.join(_THAI_PARAGRAPHS)}))?"
+    r"(?:\s*\((?P<clause>\d+|[ก-ฮ])\))?"
+)
+_LATIN_CITATION = re.compile(
+    r"(?<![A-Za-z])(?:sections?|sec\.|ss?\.|articles?|arts?\.|§)\s*"
+    r"(?P<num>\d+[A-Za-z]?(?:/\d+)?)"
+    r"(?:\s*\((?P<para>\d+)\))?(?:\s*\((?P<clause>[a-z]|\d+)\))?",
+    re.IGNORECASE,
+)
+_JAPANESE_CITATION = re.compile(r"第\s*(?P<num>\d+)\s*条")
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
+_THAI_RUN = re.compile(r"[\u0E00-\u0E7F]+")
+
+# Intent vocabularies. Thai words are matched as substrings of the normalised question
+# (Thai has no spaces, and newmm glues "มีโทษ"/"ทำผิด"); "ปรับ" alone would also hit
+# "ปรับปรุง" (improve), so it only counts as a whole token or in "โทษปรับ"/"ค่าปรับ".
+_PENALTY_TH = ("โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ")
+_PENALTY_TOKENS_TH = ("ปรับ",)
+_PENALTY_EN = (
+    "penalty", "penalties", "penalise", "penalize", "fine", "fines", "fined",
+    "sanction", "sanctions", "punish", "punishment", "punishable", "imprisonment",
+    "prison", "jail", "liable", "liability", "offence", "offense", "violate",
+    "violates", "violation", "breach", "breaches", "wrong", "illegal", "unlawful",
+)  # fmt: skip
+_EXCEPTION_TH = ("เว้นแต่", "ยกเว้น", "ข้อยกเว้น", "ไม่ใช้บังคับ", "ไม่ต้องขอความยินยอม")
+_EXCEPTION_EN = (
+    "except", "exception", "exceptions", "unless", "exempt", "exempted",
+    "exemption", "exemptions", "without consent", "excluded", "derogation",
+)  # fmt: skip
+_DEFINITION_TH = ("หมายความว่า", "หมายถึง", "คืออะไร", "นิยาม", "ความหมาย")
+_DEFINITION_EN = ("definition", "definitions", "define", "defined", "defines", "means", "meaning")
+# "what is the penalty" asks for a penalty: these weak forms count only without another intent.
+_WEAK_DEFINITION_TH = ("คือ",)
+_WEAK_DEFINITION_EN = ("what is", "what are", "what's", "what does")
+
+_EN_STOPWORDS = frozenset(
+    """a an the and or but if then else of to in on at by for with from into onto about as
+    is are was were be been being am do does did doing have has had having can could may
+    might must shall should will would i me my we our us you your he she it its they them
+    their this that these those there here what which who whom whose when where why how
+    not no nor so than too very just also any all some each every other such own same
+    get gets got if's it's don't doesn't can't won't isn't aren't one ok okay please tell
+    s ss sec section sections article articles art arts""".split()
+)
+_TH_EXTRA_STOPWORDS = frozenset(
+    {"ได้ไหม", "ไหม", "หรือไม่", "อะไร", "อย่างไร", "ยังไง", "บ้าง", "ครับ", "ค่ะ", "คะ", "มาตรา", "ม."}
+)
+
+
+@dataclass(frozen=True)
+class CitedSection:
+    """A section the question names explicitly ("มาตรา ๒๖ วรรคหนึ่ง", "Art. 9(2)")."""
+
+    number: str  # normalised like section keys: Arabic digits, "26/1", "19 ทวิ"
+    text: str  # the span as written
+    paragraph: str | None = None
+    clause: str | None = None
+
+
+@dataclass(frozen=True)
+class QuestionAnalysis:
+    question: str  # cleaned: NFC, control characters removed, whitespace collapsed
+    normalised: str  # question with Thai digits as Arabic digits
+    citations: tuple[CitedSection, ...]
+    tokens: tuple[str, ...]
+    keywords: tuple[str, ...]
+    penalty: bool
+    exception: bool
+    definition: bool
+    llm_keywords: tuple[str, ...] = field(default=())
+
+    @property
+    def intents(self) -> tuple[str, ...]:
+        flags = (
+            ("penalty", self.penalty),
+            ("exception", self.exception),
+            ("definition", self.definition),
+        )
+        return tuple(name for name, on in flags if on)
+
+
+def analyse_question(question: str, settings: Settings | None = None) -> QuestionAnalysis:
+    """Read citations, tokens, keywords and intents from a question, deterministically."""
+    cleaned = clean_text(question)
+    normalised = thai_to_arabic(cleaned)
+    citations = extract_section_citations(normalised)
+    tokens = tokenize(normalised)
+    keywords = _keywords(tokenize(_strip_citations(normalised)) if citations else tokens)
+    lowered = normalised.lower()
+    extra: tuple[str, ...] = ()
+    if settings is not None and settings.llm_keywords_url:
+        extra = tuple(k for k in llm_keywords(cleaned, settings) if k not in keywords)
+    penalty = _has_intent(lowered, tokens, _PENALTY_TH, _PENALTY_EN, _PENALTY_TOKENS_TH)
+    exception = _has_intent(lowered, tokens, _EXCEPTION_TH, _EXCEPTION_EN)
+    definition = _has_intent(lowered, tokens, _DEFINITION_TH, _DEFINITION_EN) or (
+        not (penalty or exception)
+        and _has_intent(lowered, tokens, _WEAK_DEFINITION_TH, _WEAK_DEFINITION_EN)
+    )
+    return QuestionAnalysis(
+        question=cleaned,
+        normalised=normalised,
+        citations=citations,
+        tokens=tokens,
+        keywords=keywords,
+        penalty=penalty,
+        exception=exception,
+        definition=definition,
+        llm_keywords=extra,
+    )
+
+
+def clean_text(text: str) -> str:
+    """NFC, control characters dropped, runs of whitespace collapsed to one space."""
+    text = unicodedata.normalize("NFC", text)
+    text = _CONTROL.sub(" ", text)
+    return " ".join(text.split())
+
+
+def thai_to_arabic(text: str) -> str:
+    return text.translate(_THAI_DIGITS)
+
+
+def arabic_to_thai(text: str) -> str:
+    return text.translate(_ARABIC_TO_THAI)
+
+
+def normalise_section_number(raw: str) -> str:
+    """ "๒๖" -> "26", "26/1" -> "26/1", "๑๙ทวิ" -> "19 ทวิ", "ม. 26" -> "26", "Art. 9" -> "9"
+    (the same normalisation as section keys, `ingest.ids.normalise_section_number`)."""
+    text = thai_to_arabic(clean_text(raw))
+    text = re.sub(r"^(?:ม\.|sections?|sec\.|ss?\.|articles?|arts?\.|§)\s*", "", text, flags=re.I)
+    return ids.normalise_section_number(text)
+
+
+def extract_section_citations(text: str) -> tuple[CitedSection, ...]:
+    """Explicit section/article citations, in order of appearance, without duplicates."""
+    found: list[tuple[int, CitedSection]] = []
+    for match in _THAI_CITATION.finditer(text):
+        number = normalise_section_number(match.group("num") + (match.group("suffix") or ""))
+        para = _THAI_PARAGRAPHS.get(match.group("para") or "")
+        found.append(
+            (
+                match.start(),
+                CitedSection(number, match.group(0).strip(), para, match.group("clause")),
+            )
+        )
+    for match in _LATIN_CITATION.finditer(text):
+        found.append(
+            (
+                match.start(),
+                CitedSection(
+                    match.group("num"),
+                    match.group(0).strip(),
+                    match.group("para"),
+                    match.group("clause"),
+                ),
+            )
+        )
+    for match in _JAPANESE_CITATION.finditer(text):
+        found.append((match.start(), CitedSection(match.group("num"), match.group(0))))
+    seen: set[str] = set()
+    result: list[CitedSection] = []
+    for _, cited in sorted(found, key=lambda item: item[0]):
+        if cited.number not in seen:
+            seen.add(cited.number)
+            result.append(cited)
+    return tuple(result)
+
+
+def _strip_citations(text: str) -> str:
+    for pattern in (_THAI_CITATION, _LATIN_CITATION, _JAPANESE_CITATION):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def tokenize(text: str) -> tuple[str, ...]:
+    """Thai runs through PyThaiNLP newmm, Latin words and numbers by regex; lower-cased."""
+    tokens: list[str] = []
+    for piece in re.split(r"\s+", text):
+        for part in re.findall(r"[\u0E00-\u0E7F]+|[A-Za-z][A-Za-z'\-]*|\d+(?:/\d+)?", piece):
+            if _THAI_RUN.fullmatch(part):
+                tokens.extend(t for t in _newmm(part) if t.strip())
+            else:
+                tokens.append(part.lower().strip("'-"))
+    return tuple(t for t in tokens if t)
+
+
+def llm_keywords(
+    question: str, settings: Settings, *, client: httpx.Client | None = None
+) -> list[str]:
+    """Ask an OpenAI-compatible chat endpoint for statute keywords; [] on any failure."""
+    url = settings.llm_keywords_url or ""
+    if not url:
+        return []
+    if not url.rstrip("/").endswith("/chat/completions"):
+        url = url.rstrip("/") + "/chat/completions"
+    headers = {}
+    if settings.llm_api_key is not None:
+        headers["Authorization"] = f"Bearer {settings.llm_api_key.get_secret_value()}"
+    body = {
+        "model": settings.llm_keywords_model,
+        "temperature": 0,
+        "messages": [
+            {"role": "system", "content": _LLM_PROMPT},
+            {"role": "user", "content": question},
+        ],
+    }
+    try:
+        http = client or httpx.Client(timeout=settings.store_timeout_s)
+        try:
+            response = http.post(url, json=body, headers=headers)
+            response.raise_for_status()
+            content = response.json()["choices"][0]["message"]["content"]
+        finally:
+            if client is None:
+                http.close()
+        return _parse_llm_keywords(str(content))
+    except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
+        log.warning("LLM keyword step failed, using deterministic keywords only: %s", exc)
+        return []
+
+
+_LLM_PROMPT = (
+    "Extract search keywords for a statute search engine from the user's legal question. "
+    "Give low-level keywords (specific terms, rights, duties, penalties) and high-level "
+    "keywords (concepts, principles) in the question's language and in statutory wording. "
+    'Answer only with JSON: {"keywords": ["...", "..."]} (at most 12).'
+)
+
+
+def _parse_llm_keywords(content: str) -> list[str]:
+    content = content.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
+    try:
+        data = json.loads(content)
+        items = data.get("keywords", []) if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            raise ValueError("keywords is not a list")
+        words = [str(item) for item in items]
+    except json.JSONDecodeError:
+        words = re.split(r"[,\n]", content)
+    cleaned = [clean_text(w).strip(" -•*\"'") for w in words]
+    return [w for w in dict.fromkeys(cleaned) if w][:12]
+
+
+def _keywords(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    stop = _thai_stopwords()
+    keep: list[str] = []
+    for token in tokens:
+        if token in stop or token in _EN_STOPWORDS or token in _TH_EXTRA_STOPWORDS:
+            continue
+        if token.isdigit() or re.fullmatch(r"\d+/\d+", token):
+            continue  # section numbers are citations, not keywords
+        if len(token) < 2 or not any(ch.isalnum() for ch in token):
+            continue
+        keep.append(token)
+    return tuple(dict.fromkeys(keep))
+
+
+def _has_intent(
+    lowered: str,
+    tokens: tuple[str, ...],
+    thai: tuple[str, ...],
+    english: tuple[str, ...],
+    thai_tokens: tuple[str, ...] = (),
+) -> bool:
+    if any(word in lowered for word in thai):
+        return True
+    if any(word in tokens for word in thai_tokens):
+        return True
+    words = set(tokens)
+    return any((" " in word and word in lowered) or word in words for word in english)
+
+
+@lru_cache(maxsize=4096)
+def _newmm(run: str) -> tuple[str, ...]:
+    from pythainlp.tokenize import word_tokenize  # heavy import, paid once on first use
+
+    return tuple(word_tokenize(run, engine="newmm", keep_whitespace=False))
+
+
+@lru_cache(maxsize=1)
+def _thai_stopwords() -> frozenset[str]:
+    from pythainlp.corpus import thai_stopwords
+
+    return frozenset(thai_stopwords())

@@ -1,0 +1,908 @@
+"""Retrieval: hybrid vector seeding, one two-hop graph walk, intent-aware ranking, caps.
+
+    question -> analyse -> embed once -> hybrid search over chunks and profiles
+             -> seeds (explicit citations + the best vector nodes)
+             -> ONE walk query (<= 2 hops, both directions, typed relationships,
+                published nodes only) -> rank -> cap -> details of what made the cut
+             -> SearchResult
+
+Graph reads per request: the laws and their published versions (never cached, so a
+half-ingested law stays invisible), the walk, and the details (text, labels) of the nodes
+returned. The walk returns one row per path; a node's score is its fused vector score
+plus its best path: the seed's weight x a weight per hop x an intent boost when the node
+plays the part the question asks for (a penalty section or Penalty node for "what is the
+fine", an exemption for "unless", a definition for "what does X mean"). The modes "bm25",
+"dense" and "hybrid" skip the walk so the evaluation harness can compare them with "graph".
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from time import perf_counter
+from typing import Any, Literal
+
+from ingest.graph import RelType
+from services.core import telemetry
+from services.core.analysis import (
+    QuestionAnalysis,
+    analyse_question,
+    arabic_to_thai,
+    clean_text,
+    normalise_section_number,
+)
+from services.core.errors import InvalidQuery, NotFound
+from services.core.ports import Embedder, GraphStore, VectorHit, VectorIndex
+from services.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["bm25", "dense", "hybrid", "graph"]
+MODES: tuple[str, ...] = ("bm25", "dense", "hybrid", "graph")
+# The walk query's fixed bound: from a hub such as PDPA s.26 two hops already reach ~70 nodes.
+MAX_HOPS = 2
+MAX_TOP_K = 100
+WALK_TYPES = (
+    RelType.REFERENCES, RelType.PENALIZES, RelType.PRESCRIBES, RelType.DEFINES,
+    RelType.USES_TERM, RelType.GRANTS_EXEMPTION, RelType.EXEMPTS_FROM, RelType.CITES_EXTERNAL,
+)  # fmt: skip
+
+# Relationship weights per hop. Citations carry the most meaning; a term use or an external
+# citation says little about relevance. The intent multiplier lifts the family a question
+# asks for (x3 is enough to move a 1-hop penalty section above the vector runners-up).
+_TYPE_WEIGHT: dict[str, float] = {
+    RelType.REFERENCES: 1.0,
+    RelType.PENALIZES: 0.8,
+    RelType.PRESCRIBES: 0.6,
+    RelType.DEFINES: 0.7,
+    RelType.USES_TERM: 0.4,
+    RelType.GRANTS_EXEMPTION: 0.7,
+    RelType.EXEMPTS_FROM: 0.7,
+    RelType.CITES_EXTERNAL: 0.3,
+}
+# What a node does when it answers an intent: a penalty section starts PENALIZES or
+# PRESCRIBES edges, a Penalty node is one; likewise for exemptions and definitions. The walk
+# shows a node's outgoing edges on the paths that pass through it, so a section reached by
+# a plain citation (PDPA s.79 cites s.26, and penalises s.27) is still known as penal.
+_INTENT_ROLES: dict[str, frozenset[str]] = {
+    "penalty": frozenset({RelType.PENALIZES, RelType.PRESCRIBES}),
+    "exception": frozenset({RelType.GRANTS_EXEMPTION, RelType.EXEMPTS_FROM}),
+    "definition": frozenset({RelType.DEFINES}),
+}
+_INTENT_LABELS = {"penalty": "Penalty", "exception": "Exemption", "definition": "Definition"}
+_INTENT_BOOST = 3.0
+_ROLE_BOOST = 2.0
+_CONTEXT_WALK_SCALE = 0.5
+_HOP_DECAY = 0.6
+_RRF_K = 20  # smaller than Qdrant's 60: we fuse short lists and want rank 1 to stand out
+_EXCERPT_CHARS = 400
+_WALK_ROW_LIMIT = 2000  # a 2-hop walk from three PDPA seeds returns ~190 rows
+# Per-hop ceilings of a path's weight: below the seed's own, and a second hop below any
+# first, however strongly the intent lifts it.
+_MAX_WALK_WEIGHT = {1: 0.95, 2: 0.76}
+_SEED_RANK_STEP = 0.1
+_HIERARCHY_KINDS = frozenset({"law", "chapter", "part"})
+_SEED_KINDS = frozenset({"section", "definition", "penalty", "exemption"})  # retrieval_walk labels
+_PROFILE_WEIGHT = 0.8  # a profile hit is a node or edge summary, slightly weaker than text
+
+
+@dataclass(frozen=True)
+class Step:
+    hop: int
+    type: str
+    direction: Literal["out", "in"]  # out: walked along the edge; in: against it
+    key: str
+    label: str
+
+
+@dataclass
+class ContextItem:
+    key: str
+    law: str
+    kind: str  # "section", "definition", "penalty", "exemption", "external_law", ...
+    label: str  # display label: "มาตรา ๘๔", "Article 9"
+    text: str
+    score: float
+    hops: int
+    reached: str  # the seed-article tag: "[hop1][PENALIZES] มาตรา ๘๔" or "[seed][vector] ..."
+    path: str  # whole chain with edge directions: "มาตรา ๒๖ <-[PENALIZES]- มาตรา ๘๔"
+    steps: tuple[Step, ...] = ()
+    seed: str | None = None
+    number: str | None = None
+    title: str | None = None
+    version: str | None = None
+    full_text: bool = True
+    sources: tuple[str, ...] = ()  # "citation", "chunks", "profiles", "graph"
+
+
+@dataclass(frozen=True)
+class Seed:
+    key: str
+    law: str
+    source: str  # "citation" | "vector"
+    score: float
+    label: str = ""
+
+
+@dataclass
+class SearchResult:
+    query: str
+    mode: str
+    sections: list[ContextItem]
+    nodes: list[ContextItem]  # expanded non-section nodes: penalties, definitions, exemptions
+    seeds: list[Seed]
+    keywords: list[str]
+    citations: list[str]
+    intents: list[str]
+    index_versions: dict[str, str]
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _Law:
+    id: str
+    version: str | None
+    pending: str | None
+
+    @property
+    def law_version(self) -> str:
+        return f"{self.id}@{self.version}"
+
+
+def search(
+    question: str,
+    *,
+    graph: GraphStore,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    settings: Settings,
+    laws: Sequence[str] | None = None,
+    top_k: int = 10,
+    max_hops: int = 2,
+    mode: str = "graph",
+) -> SearchResult:
+    """Answer a question with the sections to read, each with the path that reached it."""
+    timings: dict[str, float] = {}
+    question = validate_question(question, settings)
+    top_k, max_hops, mode = _validate_options(top_k, max_hops, mode)
+
+    with _timed(timings, "published"):
+        catalogue = _read_laws(graph)
+    scope = _scope(catalogue, laws)
+    published = sorted(law.law_version for law in catalogue.values() if law.version)
+
+    with _timed(timings, "analysis"), telemetry.stage("analysis"):
+        analysis = analyse_question(question, settings)
+
+    with _timed(timings, "embedding"), telemetry.stage("embedding"):
+        embedding = embedder.embed_query(_search_text(analysis))
+
+    with _timed(timings, "vector_search"), telemetry.stage("vector_search"):
+        hits = _vector_hits(vectors, embedding, mode, scope, catalogue, top_k, settings)
+
+    vector_scores = _fuse(hits)
+    kinds = _hit_kinds(hits)
+    seeds: list[Seed] = []
+    rows: list[dict[str, Any]] = []
+    if mode == "graph":
+        seeds = _seeds(graph, analysis, vector_scores, kinds, catalogue, scope, hits, settings)
+    if seeds and max_hops > 0:
+        with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
+            rows = graph.run_read(
+                "retrieval_walk",
+                seeds=[s.key for s in seeds],
+                published=published,
+                max_hops=max_hops,
+                limit=_WALK_ROW_LIMIT,
+            )
+
+    with _timed(timings, "assembly"), telemetry.stage("assembly"):
+        intents = analysis.intents
+        ranked = _rank(rows, intents, vector_scores, kinds, seeds, hits, settings)
+        chosen = _choose(ranked, top_k, settings)
+    with _timed(timings, "details"):
+        details = _details(graph, chosen, published)
+    sections, nodes = _assemble(chosen, details, top_k, settings)
+    telemetry.record_expansion(
+        seeds=len(seeds), expanded=sum(1 for i in [*sections, *nodes] if "graph" in i.sources)
+    )
+
+    laws_seen = {item.law for item in [*sections, *nodes]}
+    return SearchResult(
+        query=question,
+        mode=mode,
+        sections=sections,
+        nodes=nodes,
+        seeds=seeds,
+        keywords=[*analysis.keywords, *analysis.llm_keywords],
+        citations=[c.text for c in analysis.citations],
+        intents=list(intents),
+        index_versions={
+            law: catalogue[law].version or "" for law in sorted(laws_seen) if law in catalogue
+        },
+        timings_ms=timings,
+    )
+
+
+def section_refs(result: SearchResult) -> list[tuple[str, str]]:
+    """(law id, section number) in rank order: what the evaluation harness scores."""
+    return [(s.law, s.number or s.key.rsplit(":s:", 1)[-1]) for s in result.sections]
+
+
+def validate_question(question: str, settings: Settings) -> str:
+    if not isinstance(question, str):
+        raise InvalidQuery("query", "must be a string")
+    if len(question) > settings.max_query_chars * 4:
+        raise InvalidQuery("query", f"is longer than {settings.max_query_chars} characters")
+    cleaned = clean_text(question)
+    if not cleaned:
+        raise InvalidQuery("query", "is empty")
+    if len(cleaned) > settings.max_query_chars:
+        raise InvalidQuery("query", f"is longer than {settings.max_query_chars} characters")
+    return cleaned
+
+
+def _validate_options(top_k: int, max_hops: int, mode: str) -> tuple[int, int, str]:
+    if not 1 <= top_k <= MAX_TOP_K:
+        raise InvalidQuery("top_k", f"must be between 1 and {MAX_TOP_K}")
+    if not 0 <= max_hops <= MAX_HOPS:
+        raise InvalidQuery("max_hops", f"must be between 0 and {MAX_HOPS}")
+    if mode not in MODES:
+        raise InvalidQuery("mode", f"must be one of {', '.join(MODES)}")
+    return top_k, max_hops, mode
+
+
+# --- laws and scope ----------------------------------------------------------------------
+
+
+def _read_laws(graph: GraphStore) -> dict[str, _Law]:
+    catalogue: dict[str, _Law] = {}
+    for row in graph.run_read("retrieval_laws"):
+        law_id = row.get("law")
+        if not law_id:
+            continue
+        catalogue[law_id] = _Law(id=law_id, version=row.get("version"), pending=row.get("pending"))
+    return catalogue
+
+
+def _law_names(graph: GraphStore, laws: Sequence[str]) -> dict[str, tuple[str, ...]]:
+    names: dict[str, tuple[str, ...]] = {}
+    for row in graph.run_read("retrieval_law_names", laws=list(laws)):
+        found = [row.get("short_name"), row.get("title"), *(row.get("aliases") or [])]
+        names[str(row["law"])] = tuple(
+            n.lower() for n in found if isinstance(n, str) and len(n) >= 3
+        )
+    return names
+
+
+def _scope(catalogue: Mapping[str, _Law], laws: Sequence[str] | None) -> list[str] | None:
+    """The published laws a caller restricted the search to; unknown ones are 404s."""
+    if not laws:
+        return None
+    unknown = [law for law in laws if law not in catalogue or not catalogue[law].version]
+    if unknown:
+        raise NotFound(f"unknown law: {', '.join(unknown[:5])}")
+    return list(dict.fromkeys(laws))
+
+
+# --- vectors -------------------------------------------------------------------------------
+
+
+def _search_text(analysis: QuestionAnalysis) -> str:
+    if analysis.llm_keywords:
+        return f"{analysis.question}\n{' '.join(analysis.llm_keywords)}"
+    return analysis.question
+
+
+def _vector_hits(
+    vectors: VectorIndex,
+    embedding: Any,
+    mode: str,
+    scope: list[str] | None,
+    catalogue: Mapping[str, _Law],
+    top_k: int,
+    settings: Settings,
+) -> dict[str, list[VectorHit]]:
+    """Hits per collection, of published law versions only (pending points may exist)."""
+    published = {law.law_version for law in catalogue.values() if law.version}
+    hidden = sorted(
+        {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending} - published
+    )
+    vector_mode = {"bm25": "sparse", "dense": "dense"}.get(mode, "hybrid")
+    collections = {"chunks": max(top_k, settings.seed_profiles)}
+    if mode in ("hybrid", "graph"):
+        collections["profiles"] = settings.seed_profiles
+    hits: dict[str, list[VectorHit]] = {}
+    for collection, limit in collections.items():
+        found = vectors.hybrid_search(
+            collection,
+            embedding,
+            limit=limit + 4,  # room for stale points of a version published a moment ago
+            laws=scope,
+            mode=vector_mode,
+            exclude_law_versions=hidden or None,
+        )
+        hits[collection] = [h for h in found if _hit_law_version(h) in published][:limit]
+    return hits
+
+
+def _hit_law_version(hit: VectorHit) -> str:
+    payload = hit.payload
+    if payload.get("law_version"):
+        return str(payload["law_version"])
+    return f"{payload.get('law')}@{payload.get('version')}"
+
+
+def _hit_keys(hit: VectorHit) -> list[str]:
+    """Graph keys a hit stands for: the node, or both ends of an edge profile. Profiles of
+    the hierarchy (law, chapter, part) are no place to start a citation walk from."""
+    payload = hit.payload
+    kind = payload.get("kind")
+    if kind in _HIERARCHY_KINDS:
+        return []
+    if kind == "edge":
+        ends = [payload.get("source"), payload.get("target")]
+        return [str(k) for k in ends if k]
+    return [str(payload.get("key") or hit.key)]
+
+
+def _hit_kinds(hits: Mapping[str, list[VectorHit]]) -> dict[str, str]:
+    """Node kind of every key the hits stand for (edge profiles name their ends' kinds)."""
+    kinds: dict[str, str] = {}
+    for found in hits.values():
+        for hit in found:
+            payload = hit.payload
+            if payload.get("kind") == "edge":
+                for end in ("source", "target"):
+                    if payload.get(end):
+                        kinds.setdefault(
+                            str(payload[end]), str(payload.get(f"{end}_kind") or "section")
+                        )
+            else:
+                kinds.setdefault(
+                    str(payload.get("key") or hit.key), str(payload.get("kind") or "section")
+                )
+    return kinds
+
+
+def _fuse(hits: Mapping[str, list[VectorHit]]) -> dict[str, float]:
+    """Reciprocal-rank fusion of the chunk and profile lists into one score per graph key."""
+    scores: dict[str, float] = defaultdict(float)
+    for collection, found in hits.items():
+        weight = _PROFILE_WEIGHT if collection == "profiles" else 1.0
+        seen: set[str] = set()
+        for rank, hit in enumerate(found):
+            for key in _hit_keys(hit):
+                if key not in seen:
+                    seen.add(key)
+                    scores[key] += weight / (_RRF_K + rank + 1)
+    if not scores:
+        return {}
+    top = max(scores.values())
+    return {key: score / top for key, score in scores.items()}
+
+
+# --- seeds ---------------------------------------------------------------------------------
+
+
+def _seeds(
+    graph: GraphStore,
+    analysis: QuestionAnalysis,
+    vector_scores: Mapping[str, float],
+    kinds: Mapping[str, str],
+    catalogue: Mapping[str, _Law],
+    scope: list[str] | None,
+    hits: Mapping[str, list[VectorHit]],
+    settings: Settings,
+) -> list[Seed]:
+    seeds: dict[str, Seed] = {}
+    cited_laws = (
+        _citation_laws(graph, analysis, catalogue, scope, hits) if analysis.citations else []
+    )
+    for law_id in cited_laws:
+        for cited in analysis.citations[:10]:
+            key = f"{law_id}:s:{cited.number}"
+            seeds.setdefault(key, Seed(key, law_id, "citation", 1.0, cited.text))
+    ranked = sorted(vector_scores.items(), key=lambda item: (-item[1], item[0]))
+    walkable = [(k, v) for k, v in ranked if kinds.get(k, "section") in _SEED_KINDS]
+    # A seed's weight in the walk comes from its rank, not its fused score: fused scores of
+    # the first few hits differ mostly by whether a hit made both lists, and the third seed
+    # (PDPA s.26 for the English health-data question) must still lead somewhere.
+    for rank, (key, _) in enumerate(walkable[: settings.max_seeds]):
+        seeds.setdefault(
+            key, Seed(key, key.split(":", 1)[0], "vector", 1.0 - _SEED_RANK_STEP * rank)
+        )
+    return list(seeds.values())
+
+
+def _citation_laws(
+    graph: GraphStore,
+    analysis: QuestionAnalysis,
+    catalogue: Mapping[str, _Law],
+    scope: list[str] | None,
+    hits: Mapping[str, list[VectorHit]],
+) -> list[str]:
+    """Which laws "มาตรา ๒๖" means: the caller's filter, a law the question names, else the
+    laws the vector search landed in (a bare section number is ambiguous across laws)."""
+    visible = [
+        law.id for law in catalogue.values() if law.version and (not scope or law.id in scope)
+    ]
+    if len(visible) <= 1:
+        return visible
+    text = analysis.normalised.lower()
+    names = _law_names(graph, visible)
+    named = [law_id for law_id in visible if any(n in text for n in names.get(law_id, ()))]
+    if named:
+        return named
+    landed: list[str] = []
+    for found in hits.values():
+        for hit in found:
+            law = str(hit.payload.get("law", ""))
+            if law in visible and law not in landed:
+                landed.append(law)
+    return landed[:2]
+
+
+# --- ranking -------------------------------------------------------------------------------
+
+
+@dataclass
+class _Candidate:
+    key: str
+    kind: str
+    vector: float = 0.0  # fused vector score (0..1)
+    walk: float = 0.0  # best path score
+    bonus: float = 0.0  # reached from further seeds
+    steps: tuple[Step, ...] = ()  # the best path, steps[0] being the seed
+    seed_source: str | None = None  # "citation" / "vector" when the node is a seed
+    sources: set[str] = field(default_factory=set)
+    best_per_seed: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def score(self) -> float:
+        return self.vector + self.walk + self.bonus
+
+
+def _rank(
+    rows: Sequence[Mapping[str, Any]],
+    intents: tuple[str, ...],
+    vector_scores: Mapping[str, float],
+    kinds: Mapping[str, str],
+    seeds: Sequence[Seed],
+    hits: Mapping[str, list[VectorHit]],
+    settings: Settings,
+) -> list[_Candidate]:
+    """Score every node the vectors or the walk found: its fused vector score, plus the
+    best path that reached it (seed score x hop weights x intent boost), plus a quarter of
+    the best paths from other seeds (a node several seeds lead to is central)."""
+    candidates: dict[str, _Candidate] = {}
+    for key, score in vector_scores.items():
+        candidates[key] = _Candidate(key, kinds.get(key, "section"), vector=score)
+    for collection, found in hits.items():
+        for hit in found:
+            for key in _hit_keys(hit):
+                candidates[key].sources.add(collection)
+    seed_scores = {s.key: s.score for s in seeds}
+    for seed in seeds:
+        candidate = candidates.setdefault(seed.key, _Candidate(seed.key, "section"))
+        candidate.seed_source = seed.source
+        candidate.vector = max(candidate.vector, seed.score)
+        if seed.source == "citation":
+            candidate.sources.add("citation")
+
+    paths = [(steps, row) for row in rows if (steps := _steps(row)) is not None and len(steps) > 1]
+    roles = _roles(p for p, _ in paths)
+    walked: list[tuple[str, str, tuple[Step, ...], float, str]] = []
+    for steps, row in paths:
+        labels = list(row.get("labels") or [])
+        score = seed_scores.get(steps[0].key, 0.0)
+        score *= _path_weight(steps, intents, labels, roles.get(steps[-1].key, set()))
+        walked.append((steps[0].key, steps[-2].key, steps, score, _kind(labels)))
+
+    for origin, _, steps, score, kind in _cap_fanout(walked, settings.hub_fanout_cap):
+        key = steps[-1].key
+        candidate = candidates.setdefault(key, _Candidate(key, kind))
+        candidate.kind = kind
+        candidate.sources.add("graph")
+        if score > candidate.best_per_seed.get(origin, -1.0):
+            candidate.best_per_seed[origin] = score
+        if score > candidate.walk:
+            candidate.walk, candidate.steps = score, steps
+    # Without an intent the walk adds context around what the vectors found rather than
+    # the answer itself, so its evidence counts less against a direct hit.
+    scale = 1.0 if intents else _CONTEXT_WALK_SCALE
+    for candidate in candidates.values():
+        candidate.walk *= scale
+        if len(candidate.best_per_seed) > 1:
+            others = sorted(candidate.best_per_seed.values(), reverse=True)[1:]
+            candidate.bonus = 0.25 * scale * sum(others[:2])
+    return sorted(candidates.values(), key=lambda c: (-c.score, c.key))
+
+
+def _choose(ranked: list[_Candidate], top_k: int, settings: Settings) -> list[_Candidate]:
+    """The top `top_k` sections and up to `max_expanded` other nodes; of what only the
+    walk found, at most `max_expanded` nodes in all (the seed article's context cap)."""
+    budget = settings.max_expanded
+    sections: list[_Candidate] = []
+    others: list[_Candidate] = []
+    for candidate in ranked:
+        graph_only = candidate.sources == {"graph"}
+        if graph_only and budget <= 0:
+            continue
+        if candidate.kind == "section":
+            if len(sections) >= top_k:
+                continue
+            sections.append(candidate)
+        else:
+            if len(others) >= settings.max_expanded or candidate.kind in _HIERARCHY_KINDS:
+                continue
+            others.append(candidate)
+        if graph_only:
+            budget -= 1
+    return sections + others
+
+
+def _details(
+    graph: GraphStore, chosen: Sequence[_Candidate], published: list[str]
+) -> dict[str, tuple[list[str], dict[str, Any]]]:
+    """All properties of the chosen nodes; the display name of the other nodes on their
+    paths (texts of path nodes would double what travels for nothing)."""
+    full = {c.key for c in chosen}
+    keys = full | {step.key for c in chosen for step in c.steps}
+    if not keys:
+        return {}
+    rows = graph.run_read(
+        "retrieval_nodes", keys=sorted(keys), full=sorted(full), published=published
+    )
+    details: dict[str, tuple[list[str], dict[str, Any]]] = {}
+    for row in rows:
+        if not row.get("key"):
+            continue
+        node = dict(row.get("node") or {})
+        node.setdefault("key", row["key"])
+        if row.get("name") and not node.get("label"):
+            node["label"] = row["name"]
+        if row.get("number") and not node.get("number"):
+            node["number"] = row["number"]
+        details[str(row["key"])] = (list(row.get("labels") or []), node)
+    return details
+
+
+def _assemble(
+    chosen: Sequence[_Candidate],
+    details: Mapping[str, tuple[list[str], dict[str, Any]]],
+    top_k: int,
+    settings: Settings,
+) -> tuple[list[ContextItem], list[ContextItem]]:
+    labels = {key: _display_label(node) for key, (_, node) in details.items()}
+    sections: list[ContextItem] = []
+    nodes: list[ContextItem] = []
+    for candidate in chosen:
+        if candidate.key not in details:
+            continue  # not (or no longer) in a published version of the graph
+        node_labels, node = details[candidate.key]
+        item = _item(candidate, _kind(node_labels), node, labels)
+        (sections if item.kind == "section" else nodes).append(item)
+    return _cap_sections(sections, top_k, settings), nodes
+
+
+def _steps(row: Mapping[str, Any]) -> tuple[Step, ...] | None:
+    keys = [str(k) for k in row.get("path_keys") or []]
+    names = [str(n) for n in row.get("path_labels") or keys]
+    types = list(row.get("path_types") or [])
+    starts = list(row.get("path_starts") or [])
+    if not keys or len(set(keys)) != len(keys) or len(types) != len(keys) - 1:
+        return None
+    if len(names) != len(keys):
+        names = keys
+    steps = [Step(0, "", "out", keys[0], names[0])]
+    for i, rel_type in enumerate(types):
+        direction: Literal["out", "in"] = "out" if starts[i] == keys[i] else "in"
+        steps.append(Step(i + 1, str(rel_type), direction, keys[i + 1], names[i + 1]))
+    return tuple(steps)
+
+
+def _roles(paths: Iterable[tuple[Step, ...]]) -> dict[str, set[str]]:
+    """node key -> the relationship types it starts, as far as the walk saw them."""
+    roles: dict[str, set[str]] = defaultdict(set)
+    for steps in paths:
+        for previous, step in itertools.pairwise(steps):
+            start = previous.key if step.direction == "out" else step.key
+            roles[start].add(step.type)
+    return roles
+
+
+def _path_weight(
+    steps: Sequence[Step], intents: Sequence[str], labels: Sequence[str], roles: set[str]
+) -> float:
+    """Product of the hop weights, lifted when the node it ends at plays the part the
+    question asks for: x3 when the last edge itself says so (s.84 -PENALIZES-> s.26, a
+    section -PRESCRIBES-> a Penalty), x2 when only its other edges do (s.79 cites s.26 and
+    penalises s.27). Squashed (tanh) under a per-hop ceiling: below the seed, a second hop
+    below a first, order kept."""
+    weight = 1.0
+    for step in steps[1:]:
+        weight *= _TYPE_WEIGHT.get(step.type, 0.3) * _HOP_DECAY
+    last = steps[-1]
+    boost = 1.0
+    for intent in intents:
+        kinds = _INTENT_ROLES[intent]
+        label = _INTENT_LABELS[intent] in labels
+        if last.type in kinds and (last.direction == "in" or label):
+            boost = max(boost, _INTENT_BOOST)
+        elif roles & kinds or label:
+            boost = max(boost, _ROLE_BOOST)
+    ceiling = _MAX_WALK_WEIGHT[len(steps) - 1]
+    return ceiling * math.tanh(weight * boost / ceiling)
+
+
+def _cap_fanout(
+    walked: list[tuple[str, str, tuple[Step, ...], float, str]], cap: int
+) -> list[tuple[str, str, tuple[Step, ...], float, str]]:
+    """Keep at most `cap` children per (seed, parent, hop): a hub such as PDPA s.26
+    (degree 24) otherwise floods hop 2 with every section citing its neighbours."""
+    groups: dict[tuple[str, str, int], list[tuple[str, str, tuple[Step, ...], float, str]]]
+    groups = defaultdict(list)
+    for entry in walked:
+        groups[(entry[0], entry[1], len(entry[2]))].append(entry)
+    kept = []
+    for group in groups.values():
+        group.sort(key=lambda e: (-e[3], e[2][-1].key))
+        kept.extend(group[:cap])
+    return kept
+
+
+def _cap_sections(sections: list[ContextItem], top_k: int, settings: Settings) -> list[ContextItem]:
+    """The top `top_k`; the first `max_full_sections` keep their full text, the rest an
+    excerpt (the full text is one GET /v1/laws/{law}/sections/{n} away)."""
+    capped = sections[:top_k]
+    for item in capped[settings.max_full_sections :]:
+        if len(item.text) > _EXCERPT_CHARS:
+            item.text = item.text[:_EXCERPT_CHARS].rstrip() + " …"
+            item.full_text = False
+    return capped
+
+
+def _item(
+    candidate: _Candidate, kind: str, node: Mapping[str, Any], labels: Mapping[str, str]
+) -> ContextItem:
+    label = labels.get(candidate.key) or candidate.key
+    steps = tuple(
+        Step(s.hop, s.type, s.direction, s.key, labels.get(s.key, s.key)) for s in candidate.steps
+    )
+    # A seed that another seed's walk also reached keeps that path: it says how two
+    # sections the vectors found relate (s.26 <-[PENALIZES]- s.84).
+    path = _render_path(steps) if steps else label
+    if candidate.seed_source:
+        reached = f"[seed][{candidate.seed_source}] {label}"
+    elif steps:
+        reached = f"[hop{steps[-1].hop}][{steps[-1].type}] {label}"
+    else:
+        reached = f"[vector] {label}"
+    return ContextItem(
+        key=candidate.key,
+        law=str(node.get("law") or candidate.key.split(":", 1)[0]),
+        kind=kind,
+        label=label,
+        text=str(node.get("text") or node.get("definition") or ""),
+        score=round(candidate.score, 6),
+        hops=len(steps) - 1 if steps and not candidate.seed_source else 0,
+        reached=reached,
+        path=path,
+        steps=steps[1:],
+        seed=steps[0].key if steps else None,
+        number=node.get("number"),
+        title=node.get("title") or None,
+        version=node.get("version"),
+        sources=tuple(sorted(candidate.sources)),
+    )
+
+
+def _render_path(steps: Sequence[Step]) -> str:
+    """ "มาตรา ๒๖ <-[PENALIZES]- มาตรา ๘๔": arrows keep the edge's own direction."""
+    parts = [steps[0].label]
+    for step in steps[1:]:
+        arrow = f"-[{step.type}]->" if step.direction == "out" else f"<-[{step.type}]-"
+        parts.append(f"{arrow} {step.label}")
+    return " ".join(parts)
+
+
+def _display_label(node: Mapping[str, Any]) -> str:
+    for name in ("label", "term", "title", "name"):
+        value = node.get(name)
+        if isinstance(value, str) and value:
+            return value
+    number = node.get("number")
+    if number:
+        return f"มาตรา {arabic_to_thai(str(number))}"
+    return str(node.get("key", ""))
+
+
+def _kind(labels: Sequence[str]) -> str:
+    label = labels[0] if labels else "Node"
+    return "".join(f"_{c.lower()}" if c.isupper() else c for c in label).lstrip("_")
+
+
+class _timed:
+    def __init__(self, timings: dict[str, float], name: str) -> None:
+        self.timings, self.name = timings, name
+
+    def __enter__(self) -> None:
+        self.started = perf_counter()
+
+    def __exit__(self, *exc: object) -> None:
+        self.timings[self.name] = round((perf_counter() - self.started) * 1000.0, 3)
+
+
+# --- lookups behind the law endpoints (deterministic, published versions only) ----------
+
+_MAX_SECTION_CHARS = 40
+_PUBLIC_LAW_PROPS = ("title", "short_name", "language", "jurisdiction", "status", "year", "source")
+_HIDDEN_PROPS = frozenset({"uid", "law_version"})
+
+
+def published_law_versions(graph: GraphStore) -> dict[str, str]:
+    """law id -> published version, read fresh (never cached: publishing flips it)."""
+    return {law.id: law.version for law in _read_laws(graph).values() if law.version}
+
+
+def list_laws(graph: GraphStore) -> list[dict[str, Any]]:
+    laws = []
+    for row in graph.run_read("laws_list"):
+        props = row.get("props") or {}
+        laws.append(
+            {"law": row["law"], "version": row["version"]}
+            | {name: props.get(name) for name in _PUBLIC_LAW_PROPS if props.get(name)}
+        )
+    return laws
+
+
+def law_summary(graph: GraphStore, law: str, *, most_cited: int = 10) -> dict[str, Any]:
+    """Structure counts and the most-cited sections of one published law."""
+    versions = published_law_versions(graph)
+    version = _require_law(versions, law)
+    law_version = f"{law}@{version}"
+    published = _published_list(versions)
+    nodes = graph.run_read("law_summary_nodes", law_version=law_version)
+    edges = graph.run_read("law_summary_edges", law_version=law_version)
+    cited = graph.run_read(
+        "law_most_cited", law_version=law_version, published=published, limit=most_cited
+    )
+    return {
+        "law": law,
+        "version": version,
+        "nodes": {str(r["label"]): int(r["count"]) for r in nodes if r.get("label")},
+        "edges": {str(r["type"]): int(r["count"]) for r in edges if r.get("type")},
+        "most_cited": [
+            {
+                "key": r["key"],
+                "number": r.get("number"),
+                "label": r.get("label"),
+                "cited_by": int(r["cited"]),
+            }
+            for r in cited
+        ],
+    }
+
+
+def section_text(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
+    versions = published_law_versions(graph)
+    _require_law(versions, law)
+    key = section_key_for(law, section)
+    rows = graph.run_read("section_text", key=key, published=_published_list(versions))
+    if not rows:
+        raise NotFound(f"no section {section!r} in law {law!r}")
+    node = _public(rows[0].get("node"))
+    division = _public(rows[0].get("division"))
+    labels = rows[0].get("division_labels") or []
+    return {
+        "key": node.get("key", key),
+        "law": law,
+        "number": node.get("number"),
+        "label": node.get("label"),
+        "title": node.get("title") or None,
+        "text": node.get("text", ""),
+        "version": node.get("version"),
+        "division": (
+            {
+                "kind": _kind(labels),
+                "key": division.get("key"),
+                "label": division.get("label"),
+                "title": division.get("title"),
+            }  # fmt: skip
+            if division
+            else None
+        ),
+    }
+
+
+def related_sections(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
+    """In- and out-edges of a section, grouped by relationship type."""
+    versions = published_law_versions(graph)
+    _require_law(versions, law)
+    key = section_key_for(law, section)
+    rows = graph.run_read("section_related", key=key, published=_published_list(versions))
+    if not rows:
+        raise NotFound(f"no section {section!r} in law {law!r}")
+    outgoing: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    incoming: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        if not row.get("type"):
+            continue
+        link = {
+            "key": row.get("key"),
+            "kind": _kind(row.get("labels") or []),
+            "label": row.get("label"),
+            "law": row.get("law"),
+        } | {k: v for k, v in (row.get("props") or {}).items() if v not in (None, [], "")}
+        (outgoing if row.get("outgoing") else incoming)[str(row["type"])].append(link)
+    return {"key": key, "law": law, "outgoing": dict(outgoing), "incoming": dict(incoming)}
+
+
+def section_penalties(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
+    """Penalty sections (and their Penalty nodes) reachable from the violated section
+    within 3 hops, each with the path that links them."""
+    versions = published_law_versions(graph)
+    _require_law(versions, law)
+    key = section_key_for(law, section)
+    rows = graph.run_read("section_penalties", key=key, published=_published_list(versions))
+    if not rows:
+        raise NotFound(f"no section {section!r} in law {law!r}")
+    found: dict[str, dict[str, Any]] = {}
+    for row in rows:
+        ps = _public(row.get("penalty_section"))
+        if not ps.get("key"):
+            continue
+        steps = _steps(row)
+        entry = found.setdefault(
+            ps["key"],
+            {
+                "key": ps["key"],
+                "label": ps.get("label"),
+                "law": ps.get("law"),
+                "text": ps.get("text", ""),
+                "hops": len(steps) - 1 if steps else None,
+                "path": _render_path(steps) if steps else None,
+                "penalties": [],
+            },
+        )
+        penalty = _public(row.get("penalty"))
+        if penalty.get("key") and all(p["key"] != penalty["key"] for p in entry["penalties"]):
+            entry["penalties"].append(
+                {k: v for k, v in penalty.items() if k not in ("law", "version")}
+            )
+    return {"key": key, "law": law, "penalty_sections": list(found.values())}
+
+
+def section_key_for(law: str, section: str) -> str:
+    """The key of "26", "๒๖", "26/1", "มาตรา ๒๖" in `law`; 422 for anything else."""
+    raw = section.strip()
+    if not raw or len(raw) > _MAX_SECTION_CHARS or any(ord(c) < 32 or c == "\x7f" for c in raw):
+        raise InvalidQuery(
+            "section", f"must be a section number such as 26, ๒๖ or 26/1 (got {section[:50]!r})"
+        )
+    number = normalise_section_number(raw)
+    if not number or not number[0].isalnum():
+        raise InvalidQuery(
+            "section", f"must be a section number such as 26, ๒๖ or 26/1 (got {section[:50]!r})"
+        )
+    return f"{law}:s:{number}"
+
+
+def _require_law(versions: Mapping[str, str], law: str) -> str:
+    version = versions.get(law)
+    if not version:
+        raise NotFound(f"no published law {law[:100]!r}")
+    return version
+
+
+def _published_list(versions: Mapping[str, str]) -> list[str]:
+    return sorted(f"{law}@{version}" for law, version in versions.items())
+
+
+def _public(props: Mapping[str, Any] | None) -> dict[str, Any]:
+    return {k: v for k, v in (props or {}).items() if k not in _HIDDEN_PROPS and v is not None}

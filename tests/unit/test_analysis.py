@@ -1,0 +1,122 @@
+"""Question analysis: citations, tokens, keywords, intents, optional LLM keywords."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from services.core.analysis import (
+    analyse_question,
+    llm_keywords,
+    normalise_section_number,
+)
+from services.core.settings import Settings
+
+
+@pytest.mark.parametrize(
+    ("text", "number", "paragraph"),
+    [
+        ("มาตรา 26", "26", None),
+        ("ม. ๒๖", "26", None),
+        ("ม.26", "26", None),
+        ("Section 26", "26", None),
+        ("s.26", "26", None),
+        ("Art. 9(2)", "9", "2"),
+        ("Article 83(5)", "83", "5"),
+        ("มาตรา ๒๖/๑", "26/1", None),
+        ("มาตรา ๑๙ ทวิ วรรคสอง", "19 ทวิ", "2"),
+        ("第17条", "17", None),
+    ],
+)
+def test_explicit_citations_are_read_in_every_form(text, number, paragraph):
+    cited = analyse_question(f"อะไรคือ {text} ครับ").citations
+    assert [c.number for c in cited] == [number]
+    assert cited[0].paragraph == paragraph
+
+
+def test_citations_keep_order_and_drop_duplicates():
+    cited = analyse_question("มาตรา ๘๔ และ ม.26 กับ Section 84").citations
+    assert [c.number for c in cited] == ["84", "26"]
+
+
+def test_thai_question_is_tokenised_with_thai_digits_normalised():
+    analysis = analyse_question("ข้อมูลสุขภาพ ตามมาตรา ๒๖")
+    assert "สุขภาพ" in analysis.tokens
+    assert "26" in analysis.normalised
+
+
+def test_keywords_drop_stopwords_and_section_numbers_deterministically():
+    question = "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ตามมาตรา ๒๖"
+    first = analyse_question(question).keywords
+    assert first == analyse_question(question).keywords
+    assert {"บริษัท", "สุขภาพ", "พนักงาน"} <= set(first)
+    assert not {"ของ", "ได้ไหม", "ไหม", "26", "มาตรา"} & set(first)
+    english = analyse_question("Can a company collect employees' health data?").keywords
+    assert "health" in english and "can" not in english and "a" not in english
+
+
+@pytest.mark.parametrize(
+    ("question", "intents"),
+    [
+        ("ถ้าทำผิดมีโทษอะไร", ("penalty",)),
+        ("ฝ่าฝืนมาตรา 26 จำคุกกี่ปี", ("penalty",)),
+        ("what is the penalty if it gets it wrong?", ("penalty",)),
+        ("Is there a fine or sanction?", ("penalty",)),
+        ("เก็บได้เว้นแต่กรณีใด", ("exception",)),
+        ("Can we collect it unless consent is given? Any exemption?", ("exception",)),
+        ("ข้อมูลส่วนบุคคล หมายความว่าอะไร", ("definition",)),
+        ("What is personal data?", ("definition",)),
+        ("definition of data controller", ("definition",)),
+        ("ปรับปรุงข้อมูลให้ถูกต้อง", ()),  # "ปรับ" inside "ปรับปรุง" (improve) is no fine
+    ],
+)
+def test_intent_flags(question, intents):
+    assert analyse_question(question).intents == intents
+
+
+def test_control_characters_and_whitespace_are_cleaned():
+    analysis = analyse_question("ข้อมูล\x00สุขภาพ\t\n  มาตรา\x07 26")
+    assert "\x00" not in analysis.question and "  " not in analysis.question
+    assert [c.number for c in analysis.citations] == ["26"]
+
+
+@pytest.mark.parametrize(("raw", "number"), [("26", "26"), ("๒๖", "26"), ("26/1", "26/1"),
+                                             ("๑๙ทวิ", "19 ทวิ"), ("มาตรา ๒๖", "26")])  # fmt: skip
+def test_section_numbers_normalise_like_section_keys(raw, number):
+    assert normalise_section_number(raw) == number
+
+
+def _client(handler):
+    return httpx.Client(transport=httpx.MockTransport(handler))
+
+
+def test_llm_keyword_step_is_off_by_default():
+    assert analyse_question("ข้อมูลสุขภาพ", Settings()).llm_keywords == ()
+
+
+def test_llm_keywords_are_parsed_from_a_chat_completion():
+    seen = {}
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen["url"] = str(request.url)
+        content = '{"keywords": ["ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง"]}'
+        return httpx.Response(200, json={"choices": [{"message": {"content": content}}]})
+
+    settings = Settings(llm_keywords_url="http://llm.test/v1")
+    words = llm_keywords("ข้อมูลสุขภาพ", settings, client=_client(handler))
+    assert words == ["ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง"]
+    assert seen["url"] == "http://llm.test/v1/chat/completions"
+
+
+@pytest.mark.parametrize("status", [500, 401])
+def test_llm_failures_fall_back_silently(status, caplog):
+    settings = Settings(llm_keywords_url="http://llm.test/v1/chat/completions")
+    words = llm_keywords("x", settings, client=_client(lambda r: httpx.Response(status)))
+    assert words == []
+    assert "LLM keyword step failed" in caplog.text
+
+
+def test_llm_unreachable_leaves_the_deterministic_analysis():
+    settings = Settings(llm_keywords_url="http://127.0.0.1:9/v1", store_timeout_s=0.5)
+    analysis = analyse_question("ข้อมูลสุขภาพ", settings)
+    assert analysis.llm_keywords == () and "สุขภาพ" in analysis.keywords

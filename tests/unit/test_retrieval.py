@@ -1,0 +1,217 @@
+"""Retrieval over fakes behind the ports: seeding, the walk, ranking, caps, modes."""
+
+from __future__ import annotations
+
+import pytest
+
+from services.core.errors import InvalidQuery, NotFound
+from services.core.retrieval import search, section_refs
+from services.core.settings import Settings
+from tests.unit.retrieval_fakes import V, mini_pdpa
+
+LAW = "th-pdpa-2562"
+QUESTION_TH = "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ถ้าทำผิดมีโทษอะไร"
+
+
+@pytest.fixture
+def stores():
+    return mini_pdpa()
+
+
+def run(stores, question, settings=None, **kwargs):
+    graph, vectors, embedder = stores
+    return search(
+        question, graph=graph, vectors=vectors, embedder=embedder,
+        settings=settings or Settings(), **kwargs,
+    )  # fmt: skip
+
+
+def keys(result):
+    return [s.key for s in result.sections]
+
+
+def test_penalty_question_reaches_penalty_sections_through_the_graph(stores):
+    result = run(stores, QUESTION_TH)
+    found = keys(result)
+    for number in ("26", "84", "79"):
+        assert f"{LAW}:s:{number}" in found
+    by_key = {s.key: s for s in result.sections}
+    s84 = by_key[f"{LAW}:s:84"]
+    assert s84.reached == "[hop1][PENALIZES] มาตรา ๘๔"
+    assert s84.path == "มาตรา ๒๖ <-[PENALIZES]- มาตรา ๘๔"
+    s79 = by_key[f"{LAW}:s:79"]
+    assert s79.hops >= 1 and s79.path.endswith("<-[PENALIZES]- มาตรา ๗๙")
+    assert result.intents == ["penalty"]
+    assert result.index_versions == {LAW: V}
+
+
+def test_every_section_carries_law_key_label_text_score_and_path(stores):
+    for item in run(stores, QUESTION_TH).sections:
+        assert item.law == LAW and item.key.startswith(f"{LAW}:s:")
+        assert item.label.startswith("มาตรา") and item.text
+        assert item.score > 0 and item.reached and item.path
+
+
+def test_penalty_intent_ranks_penalty_sections_above_plain_citations(stores):
+    result = run(stores, "เก็บข้อมูลสุขภาพ มีโทษอะไร")
+    found = keys(result)
+    assert found.index(f"{LAW}:s:84") < found.index(f"{LAW}:s:27") or (f"{LAW}:s:27" not in found)
+
+
+def test_one_embed_call_one_published_read_one_walk_and_one_detail_read(stores):
+    graph, _, embedder = stores
+    run(stores, QUESTION_TH)
+    assert embedder.calls == 1
+    assert graph.calls == ["retrieval_laws", "retrieval_walk", "retrieval_nodes"]
+
+
+def test_vector_only_modes_do_not_walk(stores):
+    graph, _, _ = stores
+    run(stores, QUESTION_TH, mode="hybrid")
+    assert graph.calls == ["retrieval_laws", "retrieval_nodes"]
+
+
+def test_unpublished_law_is_invisible_even_when_its_points_match(stores):
+    result = run(stores, "ข้อมูลสุขภาพของพนักงานบริษัท")
+    assert all(s.law == LAW for s in [*result.sections, *result.nodes])
+
+
+def test_explicit_citation_seeds_the_walk(stores):
+    result = run(stores, "มาตรา ๒๖ มีโทษอะไร")
+    assert result.seeds[0].key == f"{LAW}:s:26" and result.seeds[0].source == "citation"
+    assert f"{LAW}:s:84" in keys(result)
+    assert result.citations == ["มาตรา 26"]
+
+
+def test_english_citation_forms_seed_too(stores):
+    result = run(stores, "What is the penalty under s.26?")
+    assert result.seeds[0].key == f"{LAW}:s:26"
+
+
+def test_two_hops_reach_a_penalty_through_a_citing_section(stores):
+    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(max_seeds=0))
+    s79 = next(s for s in result.sections if s.key == f"{LAW}:s:79")
+    assert s79.hops == 2
+    assert s79.path == "มาตรา ๒๖ <-[REFERENCES]- มาตรา ๒๗ <-[PENALIZES]- มาตรา ๗๙"
+
+
+def test_max_hops_one_stops_before_the_second_hop(stores):
+    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(max_seeds=0), max_hops=1)
+    assert all(s.hops <= 1 for s in [*result.sections, *result.nodes])
+    assert f"{LAW}:s:79" not in [s.key for s in result.sections if s.hops]
+
+
+def test_hierarchy_edges_are_not_walked(stores):
+    result = run(stores, "มาตรา ๒๖")
+    assert all("NEXT" not in s.path and "CONTAINS" not in s.path for s in result.sections)
+
+
+def test_exception_intent_brings_the_exemption_node(stores):
+    result = run(stores, "เก็บข้อมูลสุขภาพ เว้นแต่ กรณีใด")
+    assert "exception" in result.intents
+    assert any(n.kind == "exemption" for n in result.nodes)
+
+
+def test_top_k_and_full_text_caps(stores):
+    settings = Settings(max_full_sections=1)
+    result = run(stores, QUESTION_TH, settings=settings, top_k=3)
+    assert len(result.sections) == 3
+    assert result.sections[0].full_text
+
+
+def test_expanded_cap_limits_graph_only_nodes(stores):
+    result = run(stores, "มาตรา ๒๖", settings=Settings(max_expanded=1))
+    graph_only = [i for i in [*result.sections, *result.nodes] if i.sources == ("graph",)]
+    assert len(graph_only) <= 1
+
+
+def test_hub_fanout_cap_keeps_best_children_per_parent(stores):
+    result = run(stores, "มาตรา ๒๗", settings=Settings(hub_fanout_cap=1, max_seeds=0))
+    # s.27 has three hop-1 neighbours (24, 26, 79); with the cap only one is walked per parent
+    hop1 = [i for i in [*result.sections, *result.nodes] if i.hops == 1 and i.seed == f"{LAW}:s:27"]
+    assert len(hop1) == 1
+
+
+@pytest.mark.parametrize("mode", ["bm25", "dense", "hybrid"])
+def test_vector_only_modes_skip_the_walk_and_still_list_sections(stores, mode):
+    result = run(stores, QUESTION_TH, mode=mode)
+    assert result.sections and all(s.hops == 0 for s in result.sections)
+    assert result.seeds == []
+    _, vectors, _ = stores
+    expected = {"bm25": "sparse", "dense": "dense", "hybrid": "hybrid"}[mode]
+    assert all(m == expected for _, m in vectors.calls)
+
+
+def test_section_refs_give_law_and_number_in_rank_order(stores):
+    refs = section_refs(run(stores, QUESTION_TH))
+    assert (LAW, "26") in refs
+
+
+def test_laws_filter_restricts_and_unknown_law_is_not_found(stores):
+    assert run(stores, QUESTION_TH, laws=[LAW]).sections
+    with pytest.raises(NotFound):
+        run(stores, QUESTION_TH, laws=["no-such-law"])
+    with pytest.raises(NotFound):
+        run(stores, QUESTION_TH, laws=["th-health-2550"])  # pending only: not visible
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"question": ""}, "query"),
+        ({"question": "   \x00\x07  "}, "query"),
+        ({"question": "ก" * 100_000}, "query"),
+        ({"top_k": 0}, "top_k"),
+        ({"top_k": 10_000}, "top_k"),
+        ({"max_hops": 3}, "max_hops"),
+        ({"mode": "magic"}, "mode"),
+    ],
+)
+def test_bad_input_is_an_invalid_query_naming_the_field(stores, kwargs, field):
+    question = kwargs.pop("question", QUESTION_TH)
+    with pytest.raises(InvalidQuery) as err:
+        run(stores, question, **kwargs)
+    assert err.value.field == field
+
+
+def test_cypher_fragments_are_just_text(stores):
+    result = run(stores, "MATCH (n) DETACH DELETE n // มาตรา 26 }) RETURN 1")
+    graph, _, _ = stores
+    assert graph.nodes  # nothing deleted: user text only ever travels as parameters
+    assert result.query.startswith("MATCH")
+
+
+def test_penal_section_reached_by_a_plain_citation_counts_as_a_penalty(stores):
+    graph, _, _ = stores
+    graph.add("Section", f"{LAW}:s:80", V, number="80", label="มาตรา ๘๐", text="โทษ")
+    graph.link("REFERENCES", f"{LAW}:s:80", f"{LAW}:s:26")  # cites 26 ...
+    graph.link("PENALIZES", f"{LAW}:s:80", f"{LAW}:s:24")  # ... but punishes a breach of 24
+    graph.add("Section", f"{LAW}:s:40", V, number="40", label="มาตรา ๔๐", text="หน้าที่")
+    graph.link("REFERENCES", f"{LAW}:s:40", f"{LAW}:s:26")
+    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(max_seeds=0))
+    found = keys(result)
+    assert found.index(f"{LAW}:s:80") < found.index(f"{LAW}:s:40")
+    plain = run(stores, "มาตรา ๒๖", settings=Settings(max_seeds=0))
+    by_key = {s.key: s.score for s in plain.sections}
+    assert by_key[f"{LAW}:s:80"] == pytest.approx(by_key[f"{LAW}:s:40"])
+
+
+def test_a_definition_is_crossed_only_towards_its_defining_section(stores):
+    graph, _, _ = stores
+    graph.link("USES_TERM", f"{LAW}:s:30", f"{LAW}:def:ข้อมูลส่วนบุคคล")
+    result = run(stores, "มาตรา ๒๖ หมายความว่า", settings=Settings(max_seeds=0))
+    walked = {i.key: i for i in [*result.sections, *result.nodes] if i.hops}
+    assert walked[f"{LAW}:s:6"].path.endswith("<-[DEFINES]- มาตรา ๖")
+    assert f"{LAW}:s:30" not in walked  # not through the term both sections use
+
+
+def test_a_bare_section_number_means_the_law_the_question_names(stores):
+    graph, _, _ = stores
+    graph.add_law("eu-gdpr", "eeee00000000", title="General Data Protection Regulation",
+                  short_name="GDPR")  # fmt: skip
+    graph.add("Section", "eu-gdpr:s:26", "eeee00000000", number="26", label="Article 26", text="x")
+    named = run(stores, "มาตรา 26 ของ PDPA มีโทษอะไร", settings=Settings(max_seeds=0))
+    assert [s.key for s in named.seeds] == [f"{LAW}:s:26"]
+    gdpr = run(stores, "What does Article 26 GDPR say?", settings=Settings(max_seeds=0))
+    assert [s.key for s in gdpr.seeds] == ["eu-gdpr:s:26"]
+    assert "retrieval_law_names" in graph.calls
