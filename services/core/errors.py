@@ -7,6 +7,7 @@ from ingest.errors import InvalidSource
 
 __all__ = [
     "EmbedderUnavailable",
+    "GraphQueryError",
     "GraphUnavailable",
     "InvalidQuery",
     "InvalidSource",
@@ -40,6 +41,11 @@ class StoreUnavailable(LexgraphError):
 
 class GraphUnavailable(StoreUnavailable):
     pass
+
+
+class GraphQueryError(LexgraphError):
+    """The graph database refused a statement (syntax, constraint, type); not worth
+    retrying as is."""
 
 
 class VectorsUnavailable(StoreUnavailable):

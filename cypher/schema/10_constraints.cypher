@@ -1,0 +1,33 @@
+// Uniqueness of the MERGE keys: `uid` (= key@version, or key for unversioned nodes) on
+// every label, and `key` on Law, whose node is shared by all versions of the law.
+// IF NOT EXISTS makes every statement safe to run on each load.
+
+CREATE CONSTRAINT law_uid IF NOT EXISTS
+FOR (n:Law) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT chapter_uid IF NOT EXISTS
+FOR (n:Chapter) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT part_uid IF NOT EXISTS
+FOR (n:Part) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT section_uid IF NOT EXISTS
+FOR (n:Section) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT definition_uid IF NOT EXISTS
+FOR (n:Definition) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT penalty_uid IF NOT EXISTS
+FOR (n:Penalty) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT exemption_uid IF NOT EXISTS
+FOR (n:Exemption) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT external_law_uid IF NOT EXISTS
+FOR (n:ExternalLaw) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT concept_uid IF NOT EXISTS
+FOR (n:Concept) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT law_key IF NOT EXISTS
+FOR (n:Law) REQUIRE n.key IS UNIQUE;

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Quick start on one machine, no Docker: install lexgraph into .venv, start the local
+# ArcadeDB server (lexgraph stack up), ingest the bundled Thai PDPA, then serve the API on
+# 127.0.0.1 (Ctrl-C stops the API; `.venv/bin/lexgraph stack down` stops ArcadeDB).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PYTHON="${PYTHON:-python3.11}"
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+# Re-install only when the project metadata changed since the last install.
+stamp=.venv/.lexgraph-install
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  # pip's build backend is chatty even with --quiet: keep its log, show it on failure.
+  if ! { .venv/bin/python -m pip install --quiet --upgrade pip \
+         && .venv/bin/python -m pip install --quiet -e .; } > .venv/pip-install.log 2>&1; then
+    cat .venv/pip-install.log >&2
+    exit 1
+  fi
+  echo "$wanted" > "$stamp"
+fi
+
+.venv/bin/lexgraph stack up
+.venv/bin/lexgraph ingest data/th-pdpa-2562/about.md
+exec .venv/bin/lexgraph serve

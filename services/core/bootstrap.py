@@ -1,0 +1,116 @@
+"""The one module that builds concrete clients from `Settings`.
+
+Entry points (CLI, API lifespan, worker) call these; nothing else constructs a driver,
+a server process or a vector store.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from services.core.arcadedb import LocalArcadeDB, ServerStatus, bolt_port
+from services.core.arcadedb import start as start_arcadedb
+from services.core.bulk import CeleryJobDispatcher, InlineJobDispatcher, LawDeps
+from services.core.errors import EmbedderUnavailable
+from services.core.graph_store import BoltGraphStore
+from services.core.jobs import RedisJobStore
+from services.core.ports import Embedder, VectorIndex
+from services.core.remote_vectors import RemoteVectorIndex, internal_token
+from services.core.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def local_arcadedb(settings: Settings) -> LocalArcadeDB:
+    """The local ArcadeDB server the settings describe (under `data_dir`)."""
+    return LocalArcadeDB(
+        data_dir=settings.data_dir,
+        bolt_port=bolt_port(settings.graph_uri),
+        http_port=settings.arcadedb_http_port,
+        password=settings.graph_password.get_secret_value(),
+        database=settings.graph_database,
+        user=settings.graph_user,
+    )
+
+
+def ensure_local_graph(settings: Settings) -> ServerStatus | None:
+    """Start the local ArcadeDB server when the settings say lexgraph manages it and it is
+    not running; None when the graph database is managed elsewhere (Neo4j, a remote host)."""
+    if settings.graph_backend != "arcadedb" or not settings.graph_manage_local:
+        return None
+    return start_arcadedb(local_arcadedb(settings))
+
+
+def build_graph_store(settings: Settings) -> BoltGraphStore:
+    return BoltGraphStore(
+        settings.graph_uri,
+        user=settings.graph_user,
+        password=settings.graph_password.get_secret_value(),
+        database=settings.graph_database,
+        timeout_s=settings.store_timeout_s,
+    )
+
+
+# --- bulk ingestion jobs (services/core/bulk.py, services/worker) ------------------------
+# One machine: the API process (`lexgraph serve`) owns the embedded vectors; workers reach
+# them through its internal endpoint (RemoteVectorIndex). Production: everyone talks to the
+# Qdrant server. Same worker code either way.
+
+
+def build_job_store(settings: Settings) -> RedisJobStore:
+    return RedisJobStore.from_url(settings.redis_url)
+
+
+def build_worker_vectors(settings: Settings) -> VectorIndex:
+    """The vector index as a worker (or any process that is not the owner) sees it."""
+    if settings.vector_backend == "qdrant":
+        from qdrant_client import QdrantClient
+
+        from services.core.vector_index import QdrantVectorIndex
+
+        key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
+        client = QdrantClient(url=settings.qdrant_url, api_key=key)
+        return QdrantVectorIndex(client, prefix=settings.collection_prefix)
+    if settings.vector_owner_url:
+        return RemoteVectorIndex(settings.vector_owner_url, internal_token(settings))
+    from services.core.vector_index import EdgeVectorIndex
+
+    # No owner configured: this process is the only one touching the vectors (eager mode).
+    return EdgeVectorIndex(settings.data_dir / "vectors", prefix=settings.collection_prefix)
+
+
+def build_worker_embedder(settings: Settings, *, threads: int = 1) -> Embedder:
+    from services.core.embedding import BgeM3Embedder, OfflineEmbedder
+
+    if settings.embedder == "bge-m3":
+        if settings.bge_m3_path is None:
+            raise EmbedderUnavailable("LEXGRAPH_BGE_M3_PATH is not set")
+        return BgeM3Embedder(settings.bge_m3_path, use_fp16=settings.bge_m3_use_fp16)
+    # One BLAS thread per worker process: the worker runs one process per core.
+    return OfflineEmbedder(threads=threads)
+
+
+def build_worker_deps(settings: Settings) -> LawDeps:
+    """What a Celery worker process needs to run laws; the schema is applied once here."""
+    graph = build_graph_store(settings)
+    graph.apply_schema()
+    return LawDeps(
+        graph=graph,
+        vectors=build_worker_vectors(settings),
+        embedder=build_worker_embedder(settings),
+    )
+
+
+def build_job_dispatcher(settings: Settings, jobs: RedisJobStore, deps: LawDeps | None) -> Any:
+    """By task name through the broker; without a broker, a thread of this process running
+    the same core functions with `deps` (the API's own graph, vectors and embedder)."""
+    if settings.broker_url:
+        from celery import Celery
+
+        sender = Celery("lexgraph-api", broker=settings.broker_url)
+        sender.conf.task_default_queue = "lexgraph"
+        return CeleryJobDispatcher(sender.send_task)
+    if deps is None:
+        raise ValueError("no broker configured and no in-process dependencies given")
+    return InlineJobDispatcher(jobs, deps)

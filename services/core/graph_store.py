@@ -1,0 +1,150 @@
+"""`BoltGraphStore`: the graph port over Bolt with the `neo4j` driver, for the local
+ArcadeDB server and for Neo4j 5 alike (same Cypher, chosen by settings).
+
+Writes run in explicit transactions through `execute_write`, which retries transient
+errors with back-off. On ArcadeDB this matters twice: relationship MERGE batches can fail
+transiently ("modified by a concurrent transaction"), and a failing auto-commit statement
+keeps the writes it made before failing, while an explicit transaction rolls all back
+(both measured on arcadedb-embedded 26.10, see tests/integration/test_graph_store.py).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction, RoutingControl
+from neo4j.exceptions import (
+    AuthError,
+    ClientError,
+    DriverError,
+    Neo4jError,
+    ServiceUnavailable,
+    SessionExpired,
+    TransientError,
+)
+
+from ingest.export import CypherStatement, export_statements, graph_version, schema_statements
+from ingest.graph import LawGraph
+from services.core.cypher import load_query
+from services.core.errors import GraphQueryError, GraphUnavailable
+
+log = logging.getLogger(__name__)
+
+LOAD_KINDS = ("nodes", "edges")
+
+
+class BoltGraphStore:
+    """A Neo4j-compatible graph database reached over Bolt (implements `ports.GraphStore`)."""
+
+    def __init__(
+        self,
+        uri: str,
+        *,
+        user: str,
+        password: str,
+        database: str,
+        timeout_s: float = 5.0,
+        max_retry_s: float = 15.0,
+    ) -> None:
+        self.uri = uri
+        self.database = database
+        self._driver = GraphDatabase.driver(
+            uri,
+            auth=(user, password),
+            connection_timeout=timeout_s,
+            max_transaction_retry_time=max_retry_s,
+        )
+
+    # --- port ----------------------------------------------------------------------
+
+    def apply_schema(self) -> None:
+        """Constraints and indexes (IF NOT EXISTS), each on its own: schema changes may not
+        share a transaction with each other or with data writes in Neo4j."""
+        with self._session() as session:
+            for statement in schema_statements():
+                session.run(statement.text).consume()
+
+    def load_law(self, graph: LawGraph, version: str | None = None) -> str:
+        """Every node and relationship of `graph` as `version` (default: a hash of the graph)
+        in one transaction, by executing the exported statements; returns the version.
+        Publishing the version is the caller's next step (services/core/publish.py)."""
+        version = version or graph_version(graph)
+        statements = [s for s in export_statements(graph, version) if s.kind in LOAD_KINDS]
+        started = time.perf_counter()
+        self.execute(statements)
+        log.info(
+            "loaded %s@%s: %d statements in %.2f s",
+            graph.law_id,
+            version,
+            len(statements),
+            time.perf_counter() - started,
+        )
+        return version
+
+    def execute(self, statements: Sequence[CypherStatement]) -> None:
+        """Data statements in one explicit write transaction (all or nothing)."""
+
+        def work(tx: ManagedTransaction) -> None:
+            for statement in statements:
+                tx.run(statement.text).consume()
+
+        with self._session() as session:
+            session.execute_write(work)
+
+    def run_read(self, query_name: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(load_query(query_name), params, RoutingControl.READ)
+
+    def run_write(self, query_name: str, **params: Any) -> list[dict[str, Any]]:
+        return self._run(load_query(query_name), params, RoutingControl.WRITE)
+
+    def run_cypher(self, text: str, *, write: bool = False, **params: Any) -> list[dict[str, Any]]:
+        """Ad-hoc Cypher, for tests and operator tools; application code names catalog
+        queries (`run_read`/`run_write`)."""
+        return self._run(text, params, RoutingControl.WRITE if write else RoutingControl.READ)
+
+    def counts(self, law_id: str | None = None) -> dict[str, dict[str, int]]:
+        nodes = self.run_read("graph_node_counts", law=law_id)
+        edges = self.run_read("graph_edge_counts", law=law_id)
+        return {
+            "nodes": dict(sorted((r["label"], int(r["count"])) for r in nodes if r["label"])),
+            "edges": dict(sorted((r["type"], int(r["count"])) for r in edges)),
+        }
+
+    def ping(self) -> None:
+        self.run_read("ping")
+
+    def close(self) -> None:
+        self._driver.close()
+
+    # --- helpers -------------------------------------------------------------------
+
+    def _run(
+        self, query: str, params: dict[str, Any], routing: RoutingControl
+    ) -> list[dict[str, Any]]:
+        with _translated_errors(self.uri):
+            records, _, _ = self._driver.execute_query(
+                query, params, database_=self.database, routing_=routing
+            )
+        return [r.data() for r in records]
+
+    @contextmanager
+    def _session(self) -> Iterator[neo4j.Session]:
+        with _translated_errors(self.uri), self._driver.session(database=self.database) as s:
+            yield s
+
+
+@contextmanager
+def _translated_errors(uri: str) -> Iterator[None]:
+    try:
+        yield
+    except (ServiceUnavailable, SessionExpired, TransientError, AuthError) as e:
+        raise GraphUnavailable(f"graph database at {uri}: {e}") from e
+    except (ClientError, Neo4jError) as e:
+        raise GraphQueryError(f"graph database at {uri} refused a statement: {e}") from e
+    except DriverError as e:
+        raise GraphUnavailable(f"graph database at {uri}: {e}") from e

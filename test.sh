@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The whole test suite: unit, integration (real ArcadeDB, Redis, ... started by the tests
+# themselves on free 127.0.0.1 ports) and end-to-end. Installs what the tests need first:
+# Debian packages when missing, the Python dev extra into .venv, the Cypher linter's npm
+# packages. Extra arguments go to pytest (e.g. ./test.sh tests/unit -k export).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# --- system packages (redis-server, prometheus, docker-compose; Node.js for the linter) ---
+missing=()
+command -v redis-server >/dev/null || missing+=(redis-server)
+command -v prometheus >/dev/null || missing+=(prometheus)
+command -v docker-compose >/dev/null || missing+=(docker-compose)
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
+if [ ${#missing[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# --- Python ------------------------------------------------------------------------------
+PYTHON="${PYTHON:-python3.11}"
+if [ ! -x .venv/bin/python ]; then
+  "$PYTHON" -m venv .venv
+fi
+stamp=.venv/.lexgraph-install-dev
+wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
+if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+  # pip's build backend is chatty even with --quiet: keep its log, show it on failure.
+  if ! { .venv/bin/python -m pip install --quiet --upgrade pip \
+         && .venv/bin/python -m pip install --quiet -e '.[dev]'; } > .venv/pip-install.log 2>&1; then
+    cat .venv/pip-install.log >&2
+    exit 1
+  fi
+  echo "$wanted" > "$stamp"
+fi
+
+# --- the Cypher linter (Neo4j's parser, offline once installed) ---------------------------
+lint_dir=tools/cypher-lint
+if [ ! -f "$lint_dir/node_modules/.package-lock.json" ] \
+   || [ "$lint_dir/package-lock.json" -nt "$lint_dir/node_modules/.package-lock.json" ]; then
+  (cd "$lint_dir" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# --- tests ---------------------------------------------------------------------------------
+.venv/bin/ruff check .
+.venv/bin/mypy
+status=0
+.venv/bin/python -m pytest -q "$@" || status=$?
+if [ "$status" -eq 5 ]; then
+  echo "test.sh: pytest collected no tests; that is a failure" >&2
+fi
+exit "$status"

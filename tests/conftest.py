@@ -1,0 +1,80 @@
+"""Shared fixtures. The integration tier runs against a REAL ArcadeDB server (from the
+`arcadedb-embedded` package) started here once per test session on free 127.0.0.1 ports
+under a temp dir, and stopped by its pid at the end; tests never touch a server they did
+not start (other ArcadeDB servers may run on this machine)."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from services.core import arcadedb
+from services.core.arcadedb import LocalArcadeDB
+from services.core.graph_store import BoltGraphStore
+from services.core.settings import Settings
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def arcadedb_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalArcadeDB]:
+    """A running ArcadeDB server (Bolt) of this test session: `.bolt_uri`, `.user`,
+    `.password`, `.database`, `.data_dir`."""
+    server = LocalArcadeDB(
+        data_dir=tmp_path_factory.mktemp("arcadedb"),
+        bolt_port=free_port(),
+        http_port=free_port(),
+        password="lexgraph-test",  # noqa: S106 - throwaway local server
+        heap_mb=768,
+    )
+    arcadedb.start(server)
+    try:
+        yield server
+    finally:
+        arcadedb.stop(server)
+
+
+@pytest.fixture(scope="session")
+def graph_settings(arcadedb_server: LocalArcadeDB) -> Settings:
+    """Settings pointing at the session's ArcadeDB server (which the tests manage)."""
+    return Settings(
+        data_dir=arcadedb_server.data_dir,
+        graph_backend="arcadedb",
+        graph_uri=arcadedb_server.bolt_uri,
+        graph_user=arcadedb_server.user,
+        graph_password=arcadedb_server.password,  # type: ignore[arg-type]
+        graph_database=arcadedb_server.database,
+        arcadedb_http_port=arcadedb_server.http_port,
+        graph_manage_local=False,
+    )
+
+
+@pytest.fixture
+def graph_store(arcadedb_server: LocalArcadeDB) -> Iterator[BoltGraphStore]:
+    """A store on an empty database (everything a previous test wrote is deleted)."""
+    store = BoltGraphStore(
+        arcadedb_server.bolt_uri,
+        user=arcadedb_server.user,
+        password=arcadedb_server.password,
+        database=arcadedb_server.database,
+    )
+    store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite golden files from the current output")
