@@ -114,9 +114,16 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
 
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
+    vectors = bootstrap.build_cli_vectors(settings)
     try:
-        report = ingest_paths(args.sources, graph=graph)
+        report = ingest_paths(
+            args.sources,
+            graph=graph,
+            vectors=vectors,
+            embedder=bootstrap.build_worker_embedder(settings, threads=2),
+        )
     finally:
+        vectors.close()
         graph.close()
     if args.json:
         print(json.dumps(report.as_dict(), ensure_ascii=False, indent=2))

@@ -12,7 +12,7 @@ from typing import Any
 from services.core.arcadedb import LocalArcadeDB, ServerStatus, bolt_port
 from services.core.arcadedb import start as start_arcadedb
 from services.core.bulk import CeleryJobDispatcher, InlineJobDispatcher, LawDeps
-from services.core.errors import EmbedderUnavailable
+from services.core.errors import EmbedderUnavailable, VectorsUnavailable
 from services.core.graph_store import BoltGraphStore
 from services.core.jobs import RedisJobStore
 from services.core.ports import Embedder, VectorIndex
@@ -78,6 +78,19 @@ def build_worker_vectors(settings: Settings) -> VectorIndex:
 
     # No owner configured: this process is the only one touching the vectors (eager mode).
     return EdgeVectorIndex(settings.data_dir / "vectors", prefix=settings.collection_prefix)
+
+
+def build_cli_vectors(settings: Settings) -> VectorIndex:
+    """The vectors for a command-line process: its own embedded store when no other process
+    holds it, else the running `lexgraph serve` (the owner) over its internal endpoint."""
+    try:
+        return build_worker_vectors(settings)
+    except VectorsUnavailable:
+        if settings.vector_backend != "edge" or settings.vector_owner_url:
+            raise
+        owner = f"http://{settings.api_host}:{settings.api_port}"
+        log.info("the embedded vectors are held by another process; using %s", owner)
+        return RemoteVectorIndex(owner, internal_token(settings))
 
 
 def build_worker_embedder(settings: Settings, *, threads: int = 1) -> Embedder:

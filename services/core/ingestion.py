@@ -28,6 +28,7 @@ from ingest.export import ExportError
 from ingest.graph import LawGraph
 from ingest.models import Law
 from services.core.errors import LexgraphError
+from services.core.indexing import index_law
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import content_version, ingest_law_version
 
@@ -249,7 +250,8 @@ def _index_vectors(
 ) -> int:
     if vectors is None or embedder is None:
         return 0
-    return 0
+    counts = index_law(law, law_graph, vectors=vectors, embedder=embedder, version=version)
+    return sum(counts.values())
 
 
 def _relink_cross_law(loaded: Sequence[_Pending], graph: GraphStore) -> None:
