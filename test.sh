@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: unit, integration (real ArcadeDB, Redis, ... started by the tests
 # themselves on free 127.0.0.1 ports) and end-to-end. Installs what the tests need first:
-# Debian packages when missing, the Python dev extra into .venv, the Cypher linter's npm
+# Debian packages when missing, the Python dev and bge extras into .venv, the Cypher linter's npm
 # packages. Extra arguments go to pytest (e.g. ./test.sh tests/unit -k export).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -29,8 +29,11 @@ stamp=.venv/.lexgraph-install-dev
 wanted="$(sha256sum pyproject.toml | cut -d' ' -f1)"
 if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
   # pip's build backend is chatty even with --quiet: keep its log, show it on failure.
+  # torch first, pinned to the CPU wheel (a bare `torch` pulls a multi-GB CUDA build); the
+  # `bge` extra lets the tests run the real BGE-M3 loading code on a tiny model.
   if ! { .venv/bin/python -m pip install --quiet --upgrade pip \
-         && .venv/bin/python -m pip install --quiet -e '.[dev]'; } > .venv/pip-install.log 2>&1; then
+         && .venv/bin/python -m pip install --quiet torch==2.13.0 \
+         && .venv/bin/python -m pip install --quiet -e '.[dev,bge]'; } > .venv/pip-install.log 2>&1; then
     cat .venv/pip-install.log >&2
     exit 1
   fi
