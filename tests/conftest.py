@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,3 +79,15 @@ def graph_store(arcadedb_server: LocalArcadeDB) -> Iterator[BoltGraphStore]:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite golden files from the current output")
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A skipped test is not a passing test: every test here starts what it needs, so a
+    skip (a missing server, package or data file) is reported as a failure with its reason."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.skipped and not hasattr(report, "wasxfail"):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped, which counts as a failure: {reason}"
