@@ -68,6 +68,19 @@ class Settings(BaseSettings):
     broker_url: str | None = None
     result_backend: str | None = None
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # Unacked (acks_late) tasks of a worker killed mid-law return to the queue after this
+    # many seconds (kombu's Redis visibility timeout); longer than the slowest law.
+    queue_visibility_timeout_s: int = 600
+    # One machine: the process that owns the embedded vectors (`lexgraph serve`) takes
+    # upserts/deletes/counts from workers at `<vector_owner_url>/internal/vectors/...`,
+    # guarded by `internal_token` (when unset, serve writes a random one to
+    # `<data_dir>/internal-token` and workers read it there). None: open the vectors here.
+    vector_owner_url: str | None = None
+    internal_token: SecretStr | None = None
+    # The Celery worker serves its Prometheus metrics on this port (0: off); prefork
+    # children report through PROMETHEUS_MULTIPROC_DIR (services/worker/metrics.py).
+    worker_metrics_host: str = "127.0.0.1"
+    worker_metrics_port: int = 9540
 
 
 @lru_cache(maxsize=1)

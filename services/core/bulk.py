@@ -1,0 +1,397 @@
+"""Bulk ingestion jobs: plan a job (read its sources, record its laws, fan out one unit of
+work per law) and run one law under the publish protocol (services/core/publish.py).
+
+The Celery tasks (`lexgraph.ingest_corpus`, `lexgraph.ingest_law`) are thin wrappers over
+`plan_job` and `run_law`; without a broker the API runs the same two functions in a
+background thread (`InlineJobDispatcher`). Job state lives in Redis (`jobs.RedisJobStore`).
+
+Everything here is idempotent, because with `acks_late` a worker killed mid-law gets its
+task again: a law already final is skipped, a law half-loaded is loaded again from the
+start (MERGE on uid, upsert on uuid5(uid)) and only then published.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Protocol
+
+from ingest.errors import InvalidSource
+from ingest.graph import LawGraph
+from ingest.models import Law
+from services.core import telemetry
+from services.core.errors import LexgraphError, StoreUnavailable
+from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
+from services.core.ports import Embedder, GraphStore, VectorIndex
+from services.core.publish import LawOutcome, ingest_law_version
+
+log = logging.getLogger(__name__)
+
+# Files a folder contributes to a job; anything else in it is ignored.
+SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".json", ".jsonl")
+INGEST_CORPUS_TASK = "lexgraph.ingest_corpus"
+INGEST_LAW_TASK = "lexgraph.ingest_law"
+# Seconds a law's lease lives without renewal (renewed every LEASE_S / 3 while it runs).
+LEASE_S = 30.0
+FINISH_JOB_TASK = "lexgraph.finish_job"
+
+
+class JobDispatcher(Protocol):
+    """Hands work to whoever runs it: a Celery broker, or a thread in this process."""
+
+    def submit(self, job_id: str) -> None: ...
+
+    def submit_law(self, job_id: str, law_id: str, source: str) -> None: ...
+
+    def submit_finish(self, job_id: str) -> None: ...
+
+
+@dataclass
+class LawDeps:
+    """The collaborators running a law needs (built once per process by bootstrap)."""
+
+    graph: GraphStore
+    vectors: VectorIndex
+    embedder: Embedder
+
+
+class CeleryJobDispatcher:
+    """Enqueue by task name (the API never imports the worker package)."""
+
+    def __init__(self, send_task: Callable[..., Any]) -> None:
+        self._send = send_task
+
+    def submit(self, job_id: str) -> None:
+        self._send(INGEST_CORPUS_TASK, args=[job_id])
+
+    def submit_law(self, job_id: str, law_id: str, source: str) -> None:
+        self._send(INGEST_LAW_TASK, args=[job_id, law_id, source])
+
+    def submit_finish(self, job_id: str) -> None:
+        self._send(FINISH_JOB_TASK, args=[job_id])
+
+
+class InlineJobDispatcher:
+    """No broker: run jobs in one background thread of this process, law after law."""
+
+    def __init__(self, jobs: RedisJobStore, deps: LawDeps) -> None:
+        self._jobs = jobs
+        self._deps = deps
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="lexgraph-job")
+        self._local = threading.local()
+
+    def submit(self, job_id: str) -> None:
+        self._pool.submit(self._run_job, job_id)
+
+    def submit_law(self, job_id: str, law_id: str, source: str) -> None:
+        run_law(
+            job_id,
+            law_id,
+            source,
+            jobs=self._jobs,
+            deps=self._deps,
+            dispatcher=self,
+            final_attempt=True,
+        )
+
+    def submit_finish(self, job_id: str) -> None:
+        finish_job(job_id, jobs=self._jobs, deps=self._deps)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _run_job(self, job_id: str) -> None:
+        try:
+            plan_job(job_id, jobs=self._jobs, dispatcher=self)
+        except Exception:  # a background thread has nobody to raise to
+            log.exception("job %s failed", job_id)
+            self._jobs.fail_job(job_id, "internal error; see the API log")
+
+
+def expand_sources(paths: Iterable[str]) -> list[str]:
+    """Files named, plus the source files inside folders named (sorted, recursive)."""
+    files: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(
+                str(p)
+                for p in sorted(path.rglob("*"))
+                if p.is_file() and p.suffix.lower() in SOURCE_SUFFIXES
+            )
+        else:
+            files.append(str(path))
+    return list(dict.fromkeys(files))
+
+
+def read_laws(source: str) -> list[Law]:
+    """The laws of one source file, cached per process by (path, mtime, size): a 698-law
+    JSONL is read once per worker process, not once per law."""
+    path = Path(source)
+    try:
+        stat = path.stat()
+    except OSError as e:
+        raise InvalidSource(source, f"cannot read: {e.strerror or e}") from e
+    return list(_read_cached(str(path), stat.st_mtime_ns, stat.st_size)[0])
+
+
+def rejected_records(source: str) -> list[InvalidSource]:
+    """Records of a multi-law file (a laws.jsonl line) its reader rejected."""
+    stat = Path(source).stat()
+    return list(_read_cached(source, stat.st_mtime_ns, stat.st_size)[1])
+
+
+@lru_cache(maxsize=64)
+def _read_cached(
+    source: str, mtime_ns: int, size: int
+) -> tuple[tuple[Law, ...], tuple[InvalidSource, ...]]:
+    from ingest.parse import read_source  # the readers' engineer's module
+
+    result = read_source(Path(source))
+    return tuple(result.laws), tuple(result.rejected)
+
+
+def job_laws(sources: Sequence[str]) -> tuple[list[tuple[str, Law]], dict[str, str]]:
+    """Every readable law of a job's sources with the file it is in (a law's own `source`
+    may name a line of a JSONL), and the reason of each unreadable source."""
+    laws: list[tuple[str, Law]] = []
+    broken: dict[str, str] = {}
+    for source in expand_sources(sources):
+        try:
+            laws.extend((source, law) for law in read_laws(source))
+        except InvalidSource as e:
+            broken[source] = f"InvalidSource: {e.problem}"
+            continue
+        for rejected in rejected_records(source):
+            broken[rejected.path] = f"InvalidSource: {rejected.problem}"
+    return laws, broken
+
+
+def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> None:
+    """Read a job's sources, record its laws, and hand out one unit of work per law."""
+    job = jobs.get(job_id)
+    if job.state not in ("queued", "running"):
+        return
+    if job.cancel_requested:
+        jobs.settle_empty(job_id)
+        return
+    jobs.mark_running(job_id)
+    laws, broken = job_laws(job.sources)
+    entries: dict[str, LawEntry] = {}
+    for source, law in laws:
+        entries.setdefault(law.id, LawEntry(law.id, "pending", source, len(law.sections)))
+    for source, reason in broken.items():
+        broken_id = f"source:{Path(source).name}"
+        entries[broken_id] = LawEntry(broken_id, "pending", source, 0, None, reason)
+    if not entries:
+        jobs.fail_job(job_id, "no source files found")
+        return
+    jobs.plan(job_id, entries.values(), sections_total=sum(e.sections for e in entries.values()))
+    for source, reason in broken.items():
+        telemetry.record_dead_letter(INGEST_CORPUS_TASK)
+        jobs.finish_law(
+            job_id, f"source:{Path(source).name}", status="failed", source=source, error=reason
+        )  # before fan-out: never the law that completes the job
+    for entry in entries.values():
+        if entry.error is None and not _final(jobs, job_id, entry.law_id):
+            dispatcher.submit_law(job_id, entry.law_id, entry.source)
+    if jobs.mark_fanned_out(job_id):
+        dispatcher.submit_finish(job_id)
+    log.info("job %s planned: %d laws, %d unreadable sources", job_id, len(laws), len(broken))
+
+
+def run_law(
+    job_id: str,
+    law_id: str,
+    source: str,
+    *,
+    jobs: RedisJobStore,
+    deps: LawDeps,
+    dispatcher: JobDispatcher,
+    final_attempt: bool,
+) -> LawOutcome | None:
+    """Ingest one law of a job. Raises StoreUnavailable (to be retried) unless this is the
+    final attempt; any other failure is recorded on the job and in the dead-letter list."""
+    if jobs.cancel_requested(job_id):
+        _finished(jobs, dispatcher, job_id, law_id, status="cancelled", source=source)
+        return None
+    if not jobs.start_law(job_id, law_id, source):
+        return None  # already final: a redelivered task
+    owner = uuid.uuid4().hex
+    if not jobs.take_lease(job_id, law_id, owner, LEASE_S):
+        raise LawBusy(f"law {law_id} of job {job_id} is running elsewhere")
+    outcome: LawOutcome | None = None
+    try:
+        with _lease_renewed(jobs, job_id, law_id, owner):
+            outcome = _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources)
+    except StoreUnavailable as e:
+        if not final_attempt:
+            raise
+        _fail(jobs, dispatcher, job_id, law_id, source, e)
+    except (LexgraphError, InvalidSource, ValueError, KeyError) as e:
+        _fail(jobs, dispatcher, job_id, law_id, source, e)
+    except Exception as e:  # a bug on one law must not leave the job waiting forever
+        log.exception("job %s: law %s raised", job_id, law_id)
+        _fail(jobs, dispatcher, job_id, law_id, source, e)
+    if outcome is not None:
+        _finished(
+            jobs,
+            dispatcher,
+            job_id,
+            law_id,
+            status=outcome.status,
+            source=source,
+            sections=outcome.sections,
+            version=outcome.version,
+        )
+    return outcome
+
+
+def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
+    """The last step of a job, once every law is final: re-link citations between the
+    job's laws (a law loaded before the law it cites found no target then), then set the
+    job's final state. Idempotent (relationship MERGE)."""
+    job = jobs.get(job_id)
+    if job.state not in ("queued", "running"):
+        return
+    entries = jobs.laws(job_id)
+    if any(e.status == "succeeded" for e in entries):
+        loaded = {e.law_id: e for e in entries if e.status in ("succeeded", "unchanged")}
+        corpus = corpus_index(tuple(job.sources))
+        for entry in loaded.values():
+            _relink(entry, corpus, deps.graph)
+    jobs.complete(job_id)
+    log.info("job %s finished", job_id)
+
+
+def _relink(entry: LawEntry, corpus: Any, graph: GraphStore) -> None:
+    """MERGE the law's relationships to other laws again (nodes matched by key)."""
+    if not entry.version:
+        return
+    law = next((x for x in read_laws(entry.source) if x.id == entry.law_id), None)
+    if law is None:
+        return
+    built = _build(law, corpus)
+    own = {node.key for node in built.nodes}
+    cross = [e for e in built.edges if e.target not in own and e.source in own]
+    if cross:
+        graph.load_law(LawGraph(law.id, nodes=[], edges=cross), entry.version)
+
+
+def _build(law: Law, corpus: Any) -> LawGraph:
+    from ingest.build import build_graph  # the graph builder's module
+
+    return build_graph(law, corpus)
+
+
+class LawBusy(Exception):
+    """Another runner holds the law's lease; try again once it may have expired."""
+
+
+@contextmanager
+def _lease_renewed(jobs: RedisJobStore, job_id: str, law_id: str, owner: str) -> Iterator[None]:
+    """Renew the lease every third of its life while the law runs; a runner killed with
+    SIGKILL stops renewing, so its lease lapses within LEASE_S and a redelivery takes over."""
+    stop = threading.Event()
+
+    def renew() -> None:
+        while not stop.wait(LEASE_S / 3):
+            try:
+                jobs.renew_lease(job_id, law_id, owner, LEASE_S)
+            except StoreUnavailable:
+                log.warning("could not renew the lease of %s", law_id)
+
+    thread = threading.Thread(target=renew, name=f"lease-{law_id[:20]}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=5)
+        try:
+            jobs.release_lease(job_id, law_id, owner)
+        except StoreUnavailable:
+            pass  # it lapses on its own
+
+
+@lru_cache(maxsize=8)
+def corpus_index(sources: tuple[str, ...]) -> Any:
+    """The CorpusIndex of every readable law of a job, once per process and job."""
+    from ingest.corpus import CorpusIndex
+
+    laws, _ = job_laws(sources)
+    return CorpusIndex.from_laws(law for _, law in laws)
+
+
+def _ingest(
+    job_id: str, law_id: str, source: str, deps: LawDeps, sources: Sequence[str]
+) -> LawOutcome:
+    from services.core.indexing import index_law  # the vector engineer's module
+
+    law = next((x for x in read_laws(source) if x.id == law_id), None)
+    if law is None:
+        raise InvalidSource(source, f"no law {law_id} in it")
+    corpus = corpus_index(tuple(sources))
+
+    def load_graph(law: Law, version: str) -> LawGraph:
+        built = _build(law, corpus)
+        deps.graph.load_law(built, version)
+        return built
+
+    def load_vectors(law: Law, built: LawGraph, version: str) -> int:
+        counts = index_law(
+            law, built, vectors=deps.vectors, embedder=deps.embedder, version=version
+        )
+        return sum(counts.values())
+
+    return ingest_law_version(
+        law,
+        graph=deps.graph,
+        vectors=deps.vectors,
+        load_graph=load_graph,
+        load_vectors=load_vectors,
+    )
+
+
+def _finished(
+    jobs: RedisJobStore, dispatcher: JobDispatcher, job_id: str, law_id: str, **kw: Any
+) -> None:
+    recorded = jobs.finish_law(job_id, law_id, **kw)
+    if recorded and kw.get("status") == "succeeded":
+        telemetry.record_sections_ingested(int(kw.get("sections", 0)))
+    elif recorded and kw.get("status") == "failed":
+        telemetry.record_dead_letter(INGEST_LAW_TASK)
+    if recorded == 2:
+        dispatcher.submit_finish(job_id)
+
+
+def _fail(
+    jobs: RedisJobStore,
+    dispatcher: JobDispatcher,
+    job_id: str,
+    law_id: str,
+    source: str,
+    e: Exception,
+) -> None:
+    log.warning("job %s: law %s failed: %s", job_id, law_id, e)
+    _finished(
+        jobs,
+        dispatcher,
+        job_id,
+        law_id,
+        status="failed",
+        source=source,
+        error=f"{type(e).__name__}: {e}",
+    )
+
+
+def _final(jobs: RedisJobStore, job_id: str, law_id: str) -> bool:
+    entry = jobs.law(job_id, law_id)
+    return entry is not None and entry.status in FINAL_LAW_STATUSES

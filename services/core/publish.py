@@ -1,0 +1,168 @@
+"""Versioned, publish-when-complete ingestion of one law.
+
+A law's version is the hash of its content. Loading a new version never touches what
+queries read: its nodes carry `uid = key@version` next to the old ones, its points carry
+`law_version = law@version`. Queries keep only what belongs to `Law.published_version`.
+The protocol, per law:
+
+1. `content_version(law)`; when it equals `Law.published_version`, the law is unchanged:
+   a no-op (after sweeping anything stale a crash may have left behind).
+2. `Law.pending_version = version` (visible to operators, ignored by queries).
+3. Graph: load every node and edge of the new version (MERGE on uid, re-runnable).
+4. Vectors: embed and upsert every chunk and profile point of the new version.
+5. Check the graph holds every node of the version, then flip
+   `Law.published_version = version` (and clear `pending_version`) in one write.
+6. Remove the old version's nodes, edges and points.
+
+A crash anywhere before step 5 leaves the previous version published and the partial new
+one invisible; running the law again completes it (every step is idempotent). A crash
+between 5 and 6 leaves stale data that is invisible and swept on the next run.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from ingest.graph import LawGraph, NodeLabel
+from ingest.models import Law
+from services.core import telemetry
+from services.core.errors import GraphUnavailable
+from services.core.ports import GraphStore, VectorIndex
+
+log = logging.getLogger(__name__)
+
+# Bump when the graph builder or the embedding layout changes what a law becomes, so an
+# unchanged source is re-ingested once with the new pipeline.
+PIPELINE_VERSION = "1"
+COLLECTIONS = ("chunks", "profiles")
+# Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
+# are shared across versions).
+VERSIONED_LABELS = frozenset(
+    {
+        NodeLabel.CHAPTER,
+        NodeLabel.PART,
+        NodeLabel.SECTION,
+        NodeLabel.DEFINITION,
+        NodeLabel.PENALTY,
+        NodeLabel.EXEMPTION,
+    }
+)
+
+# Parses and loads a law's graph for one version; returns the graph it loaded.
+GraphLoader = Callable[[Law, str], LawGraph]
+# Embeds and upserts a law's points for one version; returns the number of points.
+VectorLoader = Callable[[Law, LawGraph, str], int]
+
+
+@dataclass(frozen=True)
+class LawVersions:
+    published: str | None
+    pending: str | None
+
+
+@dataclass(frozen=True)
+class LawOutcome:
+    law_id: str
+    version: str
+    status: Literal["succeeded", "unchanged"]
+    sections: int
+    nodes: int = 0
+    edges: int = 0
+    points: int = 0
+    seconds: float = 0.0
+
+
+def content_version(law: Law) -> str:
+    """12 hex of the SHA-256 of the law's content (its source path left out, so the same
+    text uploaded twice or read from another folder has the same version)."""
+    data = dataclasses.asdict(law)
+    data.pop("source", None)
+    data.pop("marked_citations", None)
+    blob = json.dumps([PIPELINE_VERSION, data], ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()[:12]
+
+
+def law_versions(graph: GraphStore, law_id: str) -> LawVersions:
+    rows = graph.run_read("law_versions", law=law_id)
+    if not rows:
+        return LawVersions(None, None)
+    return LawVersions(rows[0].get("published_version"), rows[0].get("pending_version"))
+
+
+def published_versions(graph: GraphStore) -> dict[str, str]:
+    """law id -> published version of every visible law."""
+    rows = graph.run_read("published_laws")
+    return {r["law"]: r["version"] for r in rows if r.get("version")}
+
+
+def ingest_law_version(
+    law: Law,
+    *,
+    graph: GraphStore,
+    vectors: VectorIndex,
+    load_graph: GraphLoader,
+    load_vectors: VectorLoader,
+    force: bool = False,
+) -> LawOutcome:
+    """Ingest one law under the publish protocol above; idempotent and crash-safe."""
+    started = time.perf_counter()
+    version = content_version(law)
+    current = law_versions(graph, law.id)
+    if current.published == version and not force:
+        remove_stale(law.id, version, graph=graph, vectors=vectors)
+        log.info("law %s unchanged at version %s", law.id, version)
+        return LawOutcome(law.id, version, "unchanged", len(law.sections))
+
+    graph.run_write("law_mark_pending", law=law.id, version=version, title=law.title)
+    law_graph = load_graph(law, version)
+    points = load_vectors(law, law_graph, version)
+    nodes = _check_graph_holds(graph, law.id, version, law_graph)
+    graph.run_write("law_publish", law=law.id, version=version)
+    telemetry.record_sections_ingested(len(law.sections))
+    remove_stale(law.id, version, graph=graph, vectors=vectors)
+    seconds = time.perf_counter() - started
+    log.info(
+        "law %s published version %s (%d sections, %d nodes, %d points) in %.2f s",
+        law.id,
+        version,
+        len(law.sections),
+        nodes,
+        points,
+        seconds,
+    )
+    return LawOutcome(
+        law.id,
+        version,
+        "succeeded",
+        len(law.sections),
+        nodes,
+        len(law_graph.edges),
+        points,
+        seconds,
+    )
+
+
+def remove_stale(law_id: str, version: str, *, graph: GraphStore, vectors: VectorIndex) -> None:
+    """Delete every node, edge and point of `law_id` that is not `version`."""
+    graph.run_write("law_remove_stale", law=law_id, version=version)
+    for collection in COLLECTIONS:
+        vectors.delete_law(collection, law_id, keep_version=version)
+
+
+def _check_graph_holds(graph: GraphStore, law_id: str, version: str, law_graph: LawGraph) -> int:
+    """The number of the version's nodes in the graph; raises when some are missing."""
+    expected = sum(1 for n in law_graph.nodes if n.label in VERSIONED_LABELS)
+    rows = graph.run_read("law_version_nodes", law=law_id, version=version)
+    found = int(rows[0]["nodes"]) if rows else 0
+    if found < expected:
+        raise GraphUnavailable(
+            f"graph holds {found} of {expected} nodes of {law_id}@{version}; not publishing"
+        )
+    return found

@@ -1,0 +1,102 @@
+"""Thin, named, idempotent tasks over services/core/bulk.py (JSON scalar arguments).
+
+- `lexgraph.ingest_corpus(job_id)`: read a job's sources, record its laws, fan out one
+  `lexgraph.ingest_law` per law.
+- `lexgraph.ingest_law(job_id, law_id, source)`: ingest one law under the publish
+  protocol.
+- `lexgraph.finish_job(job_id)`: once every law is final, re-link citations between the
+  job's laws and set the job's final state. Graph or vector store unavailable: retried with exponential back-off (2, 4, 8,
+  ... s, at most 60 s, 6 tries); bad input: no retry, the law goes to the dead-letter list.
+
+Each worker process builds its clients once (graph driver, embedder, vector index: the
+vector owner's internal endpoint on one machine, the Qdrant server in production).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from celery import Task
+
+from services.core import bulk
+from services.core.errors import StoreUnavailable
+from services.core.jobs import RedisJobStore
+from services.core.settings import get_settings
+from services.worker.celery_app import app
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 6
+_state: dict[str, Any] = {}
+
+
+def _jobs() -> RedisJobStore:
+    if "jobs" not in _state:
+        _state["jobs"] = RedisJobStore.from_url(get_settings().redis_url)
+    store: RedisJobStore = _state["jobs"]
+    return store
+
+
+def _deps() -> bulk.LawDeps:
+    if "deps" not in _state:
+        from services.core import bootstrap  # builds the concrete clients, once per process
+
+        _state["deps"] = bootstrap.build_worker_deps(get_settings())
+    deps: bulk.LawDeps = _state["deps"]
+    return deps
+
+
+class _Dispatcher:
+    """Fan-out from inside a task: `.delay` sends to the broker, or runs at once when eager."""
+
+    def submit(self, job_id: str) -> None:
+        ingest_corpus.delay(job_id)
+
+    def submit_law(self, job_id: str, law_id: str, source: str) -> None:
+        ingest_law.delay(job_id, law_id, source)
+
+    def submit_finish(self, job_id: str) -> None:
+        finish_job.delay(job_id)
+
+
+@app.task(name=bulk.INGEST_CORPUS_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def ingest_corpus(self: Task, job_id: str) -> None:
+    try:
+        bulk.plan_job(job_id, jobs=_jobs(), dispatcher=_Dispatcher())
+    except StoreUnavailable as e:
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+
+
+@app.task(name=bulk.INGEST_LAW_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def ingest_law(self: Task, job_id: str, law_id: str, source: str) -> None:
+    final = self.request.retries >= MAX_RETRIES
+    try:
+        bulk.run_law(
+            job_id,
+            law_id,
+            source,
+            jobs=_jobs(),
+            deps=_deps(),
+            dispatcher=_Dispatcher(),
+            final_attempt=final,
+        )
+    except StoreUnavailable as e:
+        log.warning("law %s of job %s: %s; retrying", law_id, job_id, e)
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+    except bulk.LawBusy as e:
+        # A second delivery while the first still runs: wait for it to finish (the law
+        # is then final and this is a no-op) or to die (its lease lapses, this takes over).
+        raise self.retry(exc=e, countdown=int(bulk.LEASE_S), max_retries=None) from e
+
+
+@app.task(name=bulk.FINISH_JOB_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def finish_job(self: Task, job_id: str) -> None:
+    try:
+        bulk.finish_job(job_id, jobs=_jobs(), deps=_deps())
+    except StoreUnavailable as e:
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+
+
+def _backoff(retries: int) -> int:
+    return int(min(2 ** (retries + 1), 60))

@@ -1,0 +1,624 @@
+"""Bulk ingestion jobs against real servers: a Redis (Debian `redis-server`) started here
+on a free port under a temp dir, ArcadeDB from tests/conftest.py, the API process owning
+the embedded vectors, and Celery worker processes (killed with SIGKILL mid-corpus).
+
+Everything this module starts it stops by pid; nothing listens beyond 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from services.core.errors import NotFound
+from services.core.jobs import LawEntry, RedisJobStore
+
+pytestmark = pytest.mark.integration
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = REPO.parent / "shared"
+NITIBENCH = SHARED / "corpus" / "nitibench-ccl-laws"
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(predicate, timeout_s: float, what: str, interval_s: float = 0.1):  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(interval_s)
+    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+
+
+def stop_pid(
+    proc: subprocess.Popen[bytes], sig: int = signal.SIGTERM, timeout_s: float = 15
+) -> None:
+    """Stop a process this module started (and its process group, which it leads)."""
+    if proc.poll() is not None:
+        return
+    try:
+        os.killpg(proc.pid, sig)
+    except ProcessLookupError:
+        return
+    try:
+        proc.wait(timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not Path(REDIS_SERVER).exists():
+        pytest.skip("redis-server not installed")
+    folder = tmp_path_factory.mktemp("redis")
+    port = free_port()
+    proc = subprocess.Popen(
+        [
+            REDIS_SERVER,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--dir",
+            str(folder),
+            "--save",
+            "",
+            "--appendonly",
+            "yes",
+            "--protected-mode",
+            "yes",
+        ],
+        stdout=(folder / "redis.log").open("wb"),
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        import redis
+
+        client = redis.Redis(host="127.0.0.1", port=port)
+        wait_for(lambda: _pings(client), 10, "redis-server")
+        client.close()
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        stop_pid(proc)
+
+
+def _pings(client) -> bool:  # type: ignore[no-untyped-def]
+    try:
+        return bool(client.ping())
+    except Exception:
+        return False
+
+
+@pytest.fixture
+def store(redis_url: str) -> Iterator[RedisJobStore]:
+    s = RedisJobStore.from_url(redis_url)
+    yield s
+    s.close()
+
+
+# --- the job store ----------------------------------------------------------------------
+
+
+def test_job_counts_each_law_once_even_when_a_task_runs_twice(store: RedisJobStore) -> None:
+    job = store.create(["/corpus"])
+    store.plan(
+        job.id,
+        [LawEntry("a", "pending", "a.json", 10), LawEntry("b", "pending", "b.json", 5)],
+        sections_total=15,
+    )
+    store.mark_fanned_out(job.id)
+    assert store.start_law(job.id, "a", "a.json")
+    assert store.finish_law(job.id, "a", status="succeeded", source="a.json", sections=10)
+    # the redelivered copy of the same task
+    assert not store.start_law(job.id, "a", "a.json")
+    assert not store.finish_law(job.id, "a", status="succeeded", source="a.json", sections=10)
+    running = store.get(job.id)
+    assert (running.state, running.laws_done, running.sections_done) == ("running", 1, 10)
+    assert running.eta_s is not None
+    # the last law reports that the job is ready for its finishing step
+    assert store.finish_law(job.id, "b", status="unchanged", source="b.json", sections=5) == 2
+    assert store.get(job.id).state == "running"
+    done = store.complete(job.id)
+    assert (done.state, done.laws_done, done.laws_unchanged, done.sections_done) == (
+        "succeeded",
+        2,
+        1,
+        15,
+    )
+    assert done.eta_s is None
+
+
+def test_failed_law_goes_to_dead_letters_and_fails_the_job(store: RedisJobStore) -> None:
+    job = store.create(["/corpus"])
+    store.plan(
+        job.id,
+        [LawEntry("good", "pending", "g.json", 3), LawEntry("bad", "pending", "b.json", 0)],
+        sections_total=3,
+    )
+    store.mark_fanned_out(job.id)
+    store.finish_law(job.id, "good", status="succeeded", source="g.json", sections=3)
+    store.finish_law(job.id, "bad", status="failed", source="b.json", error="InvalidSource: x")
+    final = store.complete(job.id)
+    assert final.state == "failed" and final.laws_done == 1 and final.laws_failed == 1
+    assert final.errors == {"bad": "InvalidSource: x"}
+    assert any(d.job_id == job.id and d.law_id == "bad" for d in store.dead_letters())
+    assert store.retry_sources(job.id) == ["b.json"]
+    assert job.id in {j.id for j in store.list_jobs(state="failed")}
+    # a later success of the same law clears its dead letter
+    retry = store.create(["b.json"], retry_of=job.id)
+    store.plan(retry.id, [LawEntry("bad", "pending", "b.json", 2)], sections_total=2)
+    store.mark_fanned_out(retry.id)
+    store.finish_law(retry.id, "bad", status="succeeded", source="b.json", sections=2)
+    assert not any(d.law_id == "bad" for d in store.dead_letters())
+    assert store.get(retry.id).retry_of == job.id
+
+
+def test_cancel_skips_laws_not_started_and_lets_the_running_one_finish(
+    store: RedisJobStore,
+) -> None:
+    job = store.create(["/corpus"])
+    store.plan(job.id, [LawEntry(x, "pending", f"{x}.json", 1) for x in "abc"], sections_total=3)
+    store.mark_fanned_out(job.id)
+    assert store.start_law(job.id, "a", "a.json")
+    cancelling = store.request_cancel(job.id)
+    assert cancelling.state == "running" and cancelling.laws_cancelled == 2
+    assert not store.start_law(job.id, "b", "b.json")
+    assert store.finish_law(job.id, "a", status="succeeded", source="a.json", sections=1) == 2
+    final = store.complete(job.id)
+    assert (final.state, final.laws_done, final.laws_cancelled) == ("cancelled", 1, 2)
+
+
+def test_a_law_has_one_runner_until_its_lease_lapses(store: RedisJobStore) -> None:
+    assert store.take_lease("j", "law", "first", ttl_s=0.3)
+    assert not store.take_lease("j", "law", "second", ttl_s=0.3)
+    assert store.renew_lease("j", "law", "first", ttl_s=0.3)
+    assert not store.renew_lease("j", "law", "second", ttl_s=0.3)
+    time.sleep(0.4)  # the first runner died: nobody renewed
+    assert store.take_lease("j", "law", "second", ttl_s=5)
+    store.release_lease("j", "law", "first")  # not its lease any more: no effect
+    assert not store.take_lease("j", "law", "third", ttl_s=5)
+    store.release_lease("j", "law", "second")
+    assert store.take_lease("j", "law", "third", ttl_s=5)
+
+
+def test_job_state_survives_a_new_client(store: RedisJobStore, redis_url: str) -> None:
+    job = store.create(["/x"])
+    other = RedisJobStore.from_url(redis_url)
+    assert other.get(job.id).sources == ("/x",)
+    with pytest.raises(NotFound):
+        other.get("nope")
+    other.close()
+
+
+# --- the whole one-machine stack: API owning the vectors + Celery workers + Redis -------
+
+# The API process, as `lexgraph serve` runs it: it owns the embedded vectors.
+API_LAUNCHER = r"""
+import logging, sys
+import uvicorn
+from services.api.main import create_app
+from services.core.settings import get_settings
+logging.basicConfig(level=logging.INFO)
+uvicorn.run(create_app(get_settings()), host="127.0.0.1", port=int(sys.argv[1]),
+            log_level="warning")
+"""
+
+# A reader that polls the graph database and the API the whole time a job runs and
+# records every moment a published law is not whole: its published version's Section
+# count differs from the source's, or its vector counts for that version change after
+# first being seen (a law still filling up). One line of JSON per problem.
+PROBE = r"""
+import json, os, sys, time
+from pathlib import Path
+from urllib.parse import quote
+import httpx, neo4j
+from ingest.parse import read_source
+from services.core.remote_vectors import RemoteVectorIndex
+corpus, out, stop = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3])
+expected = {}
+for f in sorted(corpus.iterdir()):
+    try:
+        for law in read_source(f):
+            expected[law.id] = len(law.sections)
+    except Exception:
+        pass
+driver = neo4j.GraphDatabase.driver(os.environ["LEXGRAPH_GRAPH_URI"],
+    auth=(os.environ["LEXGRAPH_GRAPH_USER"], os.environ["LEXGRAPH_GRAPH_PASSWORD"]))
+db = os.environ["LEXGRAPH_GRAPH_DATABASE"]
+vectors = RemoteVectorIndex(os.environ["LEXGRAPH_VECTOR_OWNER_URL"],
+                            os.environ["LEXGRAPH_INTERNAL_TOKEN"])
+seen_points, rounds, api_rounds, max_published, problems = {}, 0, 0, 0, []
+while not stop.exists():
+    rows, _, _ = driver.execute_query(
+        "MATCH (l:Law) WHERE l.published_version IS NOT NULL "
+        "RETURN l.key AS law, l.published_version AS v", database_=db)
+    max_published = max(max_published, len(rows))
+    for r in rows:
+        n, _, _ = driver.execute_query(
+            "MATCH (s:Section) WHERE s.law = $law AND s.version = $v RETURN count(s) AS n",
+            law=r["law"], v=r["v"], database_=db)
+        if n[0]["n"] != expected.get(r["law"], -1):
+            problems.append({"where": "graph", "law": r["law"], "version": r["v"],
+                             "sections": n[0]["n"], "expected": expected.get(r["law"])})
+        for c in ("chunks", "profiles"):
+            points = vectors.count(c, r["law"], version=r["v"])
+            key = f"{c}|{r['law']}@{r['v']}"
+            if points == 0 or seen_points.setdefault(key, points) != points:
+                problems.append({"where": "api", "collection": c, "law": r["law"],
+                                 "points": points, "first_seen": seen_points[key]})
+    # the public API: every law GET /v1/laws lists has all its sections in its summary
+    api = os.environ["LEXGRAPH_VECTOR_OWNER_URL"]
+    listed = httpx.get(api + "/v1/laws", timeout=30).json()["laws"]
+    for item in listed:
+        summary = httpx.get(f"{api}/v1/laws/{quote(item['law'], safe='')}/summary",
+                            timeout=30)
+        if summary.status_code != 200:
+            problems.append({"where": "api-summary", "law": item["law"],
+                             "status": summary.status_code})
+            continue
+        sections = summary.json()["nodes"].get("Section", 0)
+        if sections != expected.get(item["law"], -1):
+            problems.append({"where": "api-summary", "law": item["law"],
+                             "sections": sections, "expected": expected.get(item["law"])})
+    api_rounds += bool(listed)
+    rounds += 1
+    time.sleep(0.2)
+out.write_text(json.dumps({"rounds": rounds, "api_rounds": api_rounds,
+                           "max_published": max_published,
+                           "problems": problems[:50], "points": seen_points},
+                          ensure_ascii=False))
+"""
+
+
+class Stack:
+    """Redis + ArcadeDB (shared fixtures) + the API process + Celery worker processes."""
+
+    def __init__(self, root: Path, redis_url: str, arcadedb_server) -> None:  # type: ignore[no-untyped-def]
+        self.root = root
+        self.api_port = free_port()
+        self.api_url = f"http://127.0.0.1:{self.api_port}"
+        base = redis_url.rsplit("/", 1)[0]
+        self.env = {
+            **os.environ,
+            "LEXGRAPH_DATA_DIR": str(root / "data"),
+            "LEXGRAPH_GRAPH_URI": arcadedb_server.bolt_uri,
+            "LEXGRAPH_GRAPH_USER": arcadedb_server.user,
+            "LEXGRAPH_GRAPH_PASSWORD": arcadedb_server.password,
+            "LEXGRAPH_GRAPH_DATABASE": arcadedb_server.database,
+            "LEXGRAPH_GRAPH_MANAGE_LOCAL": "false",
+            "LEXGRAPH_REDIS_URL": f"{base}/0",
+            "LEXGRAPH_BROKER_URL": f"{base}/1",
+            "LEXGRAPH_VECTOR_OWNER_URL": self.api_url,
+            "LEXGRAPH_INTERNAL_TOKEN": uuid.uuid4().hex,
+            "LEXGRAPH_API_PORT": str(self.api_port),
+            # a killed worker's laws come back this many seconds after their delivery
+            "LEXGRAPH_QUEUE_VISIBILITY_TIMEOUT_S": "60",
+            "LEXGRAPH_MAX_UPLOAD_BYTES": str(64 * 1024),
+            "LEXGRAPH_WORKER_METRICS_PORT": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+        (root / "data").mkdir(parents=True, exist_ok=True)
+        self.api: subprocess.Popen[bytes] | None = None
+        self.workers: list[subprocess.Popen[bytes]] = []
+
+    def start_api(self) -> None:
+        self.api = self._spawn([sys.executable, "-c", API_LAUNCHER, str(self.api_port)], "api")
+        wait_for(lambda: _http_ok(self.api_url + "/healthz"), 120, "the API process")
+
+    def start_worker(self) -> subprocess.Popen[bytes]:
+        n = len(self.workers)
+        proc = self._spawn(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "services.worker.celery_app:app",
+                "worker",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                "2",
+                "--loglevel",
+                "INFO",
+                "-n",
+                f"w{n}@lexgraph-test",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            f"worker{n}",
+        )
+        self.workers.append(proc)
+        return proc
+
+    def stop(self) -> None:
+        for proc in self.workers:
+            stop_pid(proc)
+        if self.api is not None:
+            stop_pid(self.api)
+
+    def _spawn(self, cmd: list[str], name: str) -> subprocess.Popen[bytes]:
+        log = (self.root / f"{name}.log").open("ab")
+        return subprocess.Popen(
+            cmd,
+            env=self.env,
+            cwd=self.root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+
+
+def _http_ok(url: str) -> bool:
+    try:
+        return httpx.get(url, timeout=2).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory, redis_url: str, arcadedb_server):  # type: ignore[no-untyped-def]
+    root = tmp_path_factory.mktemp("stack")
+    _wipe_graph(arcadedb_server)
+    s = Stack(root, redis_url, arcadedb_server)
+    try:
+        s.start_api()
+        s.start_worker()
+        yield s
+    finally:
+        s.stop()
+
+
+def _driver(server):  # type: ignore[no-untyped-def]
+    import neo4j
+
+    return neo4j.GraphDatabase.driver(server.bolt_uri, auth=(server.user, server.password))
+
+
+def _wipe_graph(server) -> None:  # type: ignore[no-untyped-def]
+    with _driver(server) as driver:
+        driver.execute_query("MATCH (n) DETACH DELETE n", database_=server.database)
+
+
+def _graph_counts(server) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """Nodes per label, relationships per type, and duplicate checks (uid, edge triples)."""
+    db = server.database
+    counts: dict[str, int] = {}
+    with _driver(server) as driver:
+        rows, _, _ = driver.execute_query(
+            "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n, count(DISTINCT n.uid) AS uids",
+            database_=db,
+        )
+        for r in rows:
+            counts[f"node:{r['label']}"] = r["n"]
+            counts[f"dup:{r['label']}"] = r["n"] - r["uids"]
+        rows, _, _ = driver.execute_query(
+            "MATCH (a)-[r]->(b) RETURN type(r) AS t, count(*) AS n, "
+            "count(DISTINCT [a.uid, b.uid]) AS pairs",
+            database_=db,
+        )
+        for r in rows:
+            counts[f"edge:{r['t']}"] = r["n"]
+            counts[f"dupedge:{r['t']}"] = r["n"] - r["pairs"]
+    return counts
+
+
+def _vector_counts(stack: Stack) -> dict[str, int]:
+    from services.core.remote_vectors import RemoteVectorIndex
+
+    vectors = RemoteVectorIndex(stack.api_url, stack.env["LEXGRAPH_INTERNAL_TOKEN"])
+    try:
+        return {f"points:{c}": vectors.count(c) for c in ("chunks", "profiles")}
+    finally:
+        vectors.close()
+
+
+def _submit(stack: Stack, paths: list[str]) -> str:
+    response = httpx.post(stack.api_url + "/v1/jobs/ingest", json={"paths": paths}, timeout=30)
+    assert response.status_code == 202, response.text
+    assert response.headers["location"] == f"/v1/jobs/{response.json()['id']}"
+    return str(response.json()["id"])
+
+
+def _job(stack: Stack, job_id: str) -> dict:  # type: ignore[type-arg]
+    response = httpx.get(f"{stack.api_url}/v1/jobs/{job_id}", timeout=30)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def _wait_final(stack: Stack, job_id: str, timeout_s: float) -> dict:  # type: ignore[type-arg]
+    return wait_for(  # type: ignore[no-any-return]
+        lambda: (j := _job(stack, job_id))["state"] in ("succeeded", "failed", "cancelled") and j,
+        timeout_s,
+        f"job {job_id}",
+        interval_s=1.0,
+    )
+
+
+def _corpus(root: Path, names: list[str] | None = None) -> Path:
+    folder = root / "corpus"
+    folder.mkdir(exist_ok=True)
+    for f in sorted(NITIBENCH.glob("*.json")):
+        if names is None or f.name in names:
+            shutil.copy(f, folder / f.name)
+    (folder / "zz-corrupt.json").write_text('{"this is": not a law', encoding="utf-8")
+    return folder
+
+
+def _wipe_vectors(stack: Stack, law_ids: list[str]) -> None:
+    from services.core.remote_vectors import RemoteVectorIndex
+
+    vectors = RemoteVectorIndex(stack.api_url, stack.env["LEXGRAPH_INTERNAL_TOKEN"])
+    for law_id in law_ids:
+        for c in ("chunks", "profiles"):
+            vectors.delete_law(c, law_id)
+    vectors.close()
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+@pytest.mark.timeout(3000)
+def test_corpus_job_survives_a_killed_worker_and_never_shows_half_a_law(
+    stack: Stack,
+    arcadedb_server,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    corpus = _corpus(tmp_path)
+    stop_file, probe_out = tmp_path / "stop-probe", tmp_path / "probe.json"
+    probe = subprocess.Popen(
+        [sys.executable, "-c", PROBE, str(corpus), str(probe_out), str(stop_file)],
+        env=stack.env,
+        cwd=tmp_path,
+        start_new_session=True,
+        stdout=(tmp_path / "probe.log").open("wb"),
+        stderr=subprocess.STDOUT,
+    )
+    started = time.monotonic()
+    job_id = _submit(stack, [str(corpus)])
+
+    # SIGKILL the worker (its whole process group: main process and prefork children)
+    # while it is in the middle of the corpus, then start a new one.
+    wait_for(lambda: _job(stack, job_id)["laws"]["done"] >= 6, 900, "six laws done")
+    at_kill = _job(stack, job_id)
+    stop_pid(stack.workers[-1], signal.SIGKILL)
+    assert at_kill["state"] == "running" and at_kill["laws"]["done"] < 36
+    stack.start_worker()
+    final = _wait_final(stack, job_id, 1800)
+    crashed_wall = time.monotonic() - started
+
+    stop_file.touch()
+    probe.wait(timeout=60)
+    seen = json.loads(probe_out.read_text(encoding="utf-8"))
+    assert seen["problems"] == [], seen["problems"]
+    assert seen["rounds"] > 10 and seen["api_rounds"] > 5 and seen["max_published"] >= 36
+
+    # 36 laws in, the corrupt file in the dead-letter list with its reason
+    assert final["state"] == "failed"  # one law failed; the others are published
+    assert final["laws"]["done"] == 36 and final["laws"]["failed"] == 1
+    assert final["sections"]["done"] == final["sections"]["total"] > 5000
+    letters = httpx.get(stack.api_url + "/v1/jobs/deadletter", timeout=30).json()
+    corrupt = [d for d in letters["dead_letters"] if d["job_id"] == job_id]
+    assert len(corrupt) == 1 and "zz-corrupt.json" in corrupt[0]["source"]
+    assert "InvalidSource" in corrupt[0]["error"]
+    failed = httpx.get(stack.api_url + "/v1/jobs", params={"state": "failed"}, timeout=30)
+    assert job_id in {j["id"] for j in failed.json()["jobs"]}
+    after_crash = {**_graph_counts(arcadedb_server), **_vector_counts(stack)}
+    assert all(v == 0 for k, v in after_crash.items() if k.startswith("dup")), after_crash
+
+    # the same corpus again: every law a no-op, nothing duplicated
+    again = _wait_final(stack, _submit(stack, [str(corpus)]), 600)
+    assert again["laws"]["unchanged"] == 36 and again["laws"]["done"] == 36
+    assert {**_graph_counts(arcadedb_server), **_vector_counts(stack)} == after_crash
+
+    # an uninterrupted run from empty stores gives the same counts as the killed one
+    laws = httpx.get(f"{stack.api_url}/v1/jobs/{job_id}", params={"laws": "true"}, timeout=30)
+    law_ids = [e["law_id"] for e in laws.json()["law_entries"]]
+    _wipe_graph(arcadedb_server)
+    _wipe_vectors(stack, law_ids)
+    assert _vector_counts(stack) == {"points:chunks": 0, "points:profiles": 0}
+    started = time.monotonic()
+    clean = _wait_final(stack, _submit(stack, [str(corpus)]), 1800)
+    clean_wall = time.monotonic() - started
+    assert clean["laws"]["done"] == 36 and clean["laws"]["unchanged"] == 0
+    assert {**_graph_counts(arcadedb_server), **_vector_counts(stack)} == after_crash
+    (stack.root / "figures.json").write_text(
+        json.dumps(
+            {
+                "crashed_run_wall_s": round(crashed_wall, 1),
+                "clean_run_wall_s": round(clean_wall, 1),
+                "counts": after_crash,
+            },
+            indent=1,
+        )
+    )
+    print(
+        f"\nkilled-worker run {crashed_wall:.1f} s, clean run {clean_wall:.1f} s, "
+        f"counts {after_crash}"
+    )
+
+
+SMALL_LAWS = ["ว0008-1B-0001.json", "ว0029-1B-0001.json", "ก0106-1B-0001.json"]
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_upload_over_the_limit_is_413_and_a_small_upload_is_ingested(stack: Stack) -> None:
+    too_big = httpx.post(
+        stack.api_url + "/v1/jobs/ingest",
+        files=[("files", ("big.json", b"x" * (64 * 1024 + 1)))],
+        timeout=30,
+    )
+    assert too_big.status_code == 413
+    assert too_big.headers["content-type"].startswith("application/problem+json")
+    assert too_big.json()["status"] == 413
+    law = (NITIBENCH / SMALL_LAWS[0]).read_bytes()
+    accepted = httpx.post(
+        stack.api_url + "/v1/jobs/ingest", files=[("files", (SMALL_LAWS[0], law))], timeout=30
+    )
+    assert accepted.status_code == 202, accepted.text
+    job = _wait_final(stack, accepted.json()["id"], 600)
+    assert job["state"] == "succeeded" and job["laws"]["done"] == 1
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_retry_resubmits_only_the_failed_laws(stack: Stack, tmp_path: Path) -> None:
+    corpus = _corpus(tmp_path, SMALL_LAWS[:1])
+    job = _wait_final(stack, _submit(stack, [str(corpus)]), 600)
+    assert job["state"] == "failed" and "source:zz-corrupt.json" in job["errors"]
+    retried = httpx.post(f"{stack.api_url}/v1/jobs/{job['id']}/retry", timeout=30)
+    assert retried.status_code == 202
+    assert retried.json()["sources"] == [str(corpus / "zz-corrupt.json")]
+    again = _wait_final(stack, retried.json()["id"], 600)
+    assert again["retry_of"] == job["id"] and again["laws"]["total"] == 1
+    assert httpx.post(f"{stack.api_url}/v1/jobs/{again['id']}/retry", timeout=30).status_code == 202
+    assert httpx.get(f"{stack.api_url}/v1/jobs/nope", timeout=30).status_code == 404
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
+    stack: Stack,
+    arcadedb_server,
+    tmp_path: Path,  # type: ignore[no-untyped-def]
+) -> None:
+    _wipe_graph(arcadedb_server)
+    corpus = _corpus(tmp_path)  # 36 laws: far more than finish before the cancel lands
+    job_id = _submit(stack, [str(corpus)])
+    wait_for(lambda: _job(stack, job_id)["state"] == "running", 120, "the job to start")
+    cancelled = httpx.delete(f"{stack.api_url}/v1/jobs/{job_id}", timeout=30)
+    assert cancelled.status_code == 202 and cancelled.json()["cancel_requested"]
+    final = _wait_final(stack, job_id, 900)
+    assert final["state"] == "cancelled" and final["laws"]["cancelled"] > 0
+    assert final["laws"]["done"] + final["laws"]["cancelled"] + final["laws"]["failed"] == 37
+    # every law that did get published is whole
+    with _driver(arcadedb_server) as driver:
+        rows, _, _ = driver.execute_query(
+            "MATCH (l:Law) WHERE l.published_version IS NOT NULL "
+            "OPTIONAL MATCH (s:Section) WHERE s.law = l.key AND s.version = l.published_version "
+            "RETURN l.key AS law, count(s) AS sections",
+            database_=arcadedb_server.database,
+        )
+    entries = httpx.get(
+        f"{stack.api_url}/v1/jobs/{job_id}", params={"laws": "true"}, timeout=30
+    ).json()["law_entries"]
+    expected = {e["law_id"]: e["sections"] for e in entries}
+    assert len(rows) == final["laws"]["done"]
+    assert all(r["sections"] == expected[r["law"]] for r in rows), rows
