@@ -39,6 +39,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _probe_rounds(path: Path) -> int:
+    """Rounds the probe has finished (0 while the file is missing or being rewritten)."""
+    try:
+        return int(path.read_text())
+    except (OSError, ValueError):
+        return 0
+
+
 def wait_for(predicate, timeout_s: float, what: str, interval_s: float = 0.1):  # type: ignore[no-untyped-def]
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
@@ -283,6 +291,7 @@ while not stop.exists():
                              "sections": sections, "expected": expected.get(item["law"])})
     api_rounds += bool(listed)
     rounds += 1
+    Path(str(out) + ".rounds").write_text(str(rounds))
     time.sleep(0.2)
 out.write_text(json.dumps({"rounds": rounds, "api_rounds": api_rounds,
                            "max_published": max_published,
@@ -506,6 +515,11 @@ def test_corpus_job_survives_a_killed_worker_and_never_shows_half_a_law(
     final = _wait_final(stack, job_id, 1800)
     crashed_wall = time.monotonic() - started
 
+    # Let the probe finish one whole round that began after the job ended, so that it has
+    # seen the last law published before it stops.
+    rounds_file = Path(str(probe_out) + ".rounds")
+    at_end = _probe_rounds(rounds_file)
+    wait_for(lambda: _probe_rounds(rounds_file) >= at_end + 2, 120, "a probe round after the end")
     stop_file.touch()
     probe.wait(timeout=60)
     seen = json.loads(probe_out.read_text(encoding="utf-8"))

@@ -1,0 +1,168 @@
+"""A one-machine stack for benchmarks: a local ArcadeDB server on free 127.0.0.1 ports, an
+embedded qdrant-edge index beside it and the offline embedder, with laws ingested through
+the same `ingest_paths` as `lexgraph ingest`.
+
+By default everything lives in a temp dir that is deleted at the end. `data_dir` keeps the
+stack (graph + vectors) so a later run reuses it: laws whose content is already published
+are "unchanged" no-ops, so loading the 698-law corpus is paid once. The server is started
+here and stopped through its own pid file; nothing touches a server this process did not
+start.
+"""
+
+from __future__ import annotations
+
+import socket
+import statistics
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from services.core import arcadedb
+from services.core.arcadedb import LocalArcadeDB
+from services.core.embedding import OfflineEmbedder
+from services.core.evaluation import percentile
+from services.core.graph_store import BoltGraphStore
+from services.core.ingestion import IngestReport, ingest_paths
+from services.core.settings import REPO_ROOT, Settings
+from services.core.vector_index import EdgeVectorIndex
+
+SHARED = REPO_ROOT.parent / "shared"
+PDPA = REPO_ROOT / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json"
+NITIBENCH_LAWS = SHARED / "corpus" / "nitibench-ccl-laws"
+OCS_698 = SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl"
+DEV_SET = REPO_ROOT / "tests" / "fixtures" / "eval" / "pdpa_dev.jsonl"
+CORPORA = ("pdpa", "nitibench", "ocs698")
+
+
+def corpus_paths(name: str) -> list[Path]:
+    """ "pdpa" (1 law), "nitibench" (the 36 NitiBench laws), "ocs698" (698 OCS laws, which
+    include the PDPA again; same content, so it stays one law)."""
+    if name == "pdpa":
+        return [PDPA]
+    if name == "nitibench":
+        return sorted(NITIBENCH_LAWS.glob("*.json"))
+    if name == "ocs698":
+        return [OCS_698]
+    raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPORA)}")
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Stack:
+    settings: Settings
+    graph: BoltGraphStore
+    vectors: EdgeVectorIndex
+    embedder: OfflineEmbedder
+
+    def ingest(self, paths: Sequence[Path], *, with_vectors: bool = True) -> IngestReport:
+        return ingest_paths(
+            paths,
+            graph=self.graph,
+            vectors=self.vectors if with_vectors else None,
+            embedder=self.embedder if with_vectors else None,
+        )
+
+    def deps(self) -> dict[str, Any]:
+        return {
+            "graph": self.graph,
+            "vectors": self.vectors,
+            "embedder": self.embedder,
+            "settings": self.settings,
+        }
+
+    def sizes(self) -> dict[str, int]:
+        """Published laws, graph nodes and edges, and vector points now loaded."""
+        counts = self.graph.counts()
+        return {
+            "laws": len(self.published()),
+            "graph_nodes": int(sum(counts.get("nodes", {}).values())),
+            "graph_edges": int(sum(counts.get("edges", {}).values())),
+            "chunks": self.vectors.count("chunks"),
+            "profiles": self.vectors.count("profiles"),
+        }
+
+    def published(self) -> list[str]:
+        return sorted(
+            f"{r['law']}@{r['version']}"
+            for r in self.graph.run_read("retrieval_laws")
+            if r.get("version")
+        )
+
+
+@contextmanager
+def open_stack(
+    data_dir: Path | None = None, *, heap_mb: int = 2048, threads: int = 2
+) -> Iterator[Stack]:
+    """A running stack on `data_dir` (kept) or on a temp dir (deleted at the end)."""
+    if data_dir is None:
+        with tempfile.TemporaryDirectory(prefix="lexgraph-bench-") as tmp:
+            with _stack_on(Path(tmp), heap_mb=heap_mb, threads=threads) as stack:
+                yield stack
+    else:
+        data_dir = data_dir.resolve()  # the server's pid check compares absolute paths
+        data_dir.mkdir(parents=True, exist_ok=True)
+        with _stack_on(data_dir, heap_mb=heap_mb, threads=threads) as stack:
+            yield stack
+
+
+@contextmanager
+def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
+    server = LocalArcadeDB(
+        data_dir=root,
+        bolt_port=free_port(),
+        http_port=free_port(),
+        password="lexgraph-bench",  # noqa: S106 - throwaway local server
+        heap_mb=heap_mb,
+    )
+    arcadedb.start(server)
+    graph = vectors = None
+    try:
+        settings = Settings(
+            data_dir=root,
+            graph_uri=server.bolt_uri,
+            graph_user=server.user,
+            graph_password=server.password,  # type: ignore[arg-type]
+            graph_database=server.database,
+            arcadedb_http_port=server.http_port,
+            graph_manage_local=False,
+        )
+        graph = BoltGraphStore(
+            server.bolt_uri, user=server.user, password=server.password, database=server.database
+        )
+        graph.apply_schema()
+        vectors = EdgeVectorIndex(root / "vectors", prefix=settings.collection_prefix)
+        yield Stack(settings, graph, vectors, OfflineEmbedder(threads=threads))
+    finally:
+        if vectors is not None:
+            vectors.close()
+        if graph is not None:
+            graph.close()
+        arcadedb.stop(server)
+
+
+def time_calls(calls: Sequence[Callable[[], object]], *, rounds: int) -> dict[str, float]:
+    """Warm (one untimed pass first), one client (sequential): p50/p95/mean in ms."""
+    for call in calls:
+        call()
+    timings: list[float] = []
+    for _ in range(rounds):
+        for call in calls:
+            started = time.perf_counter()
+            call()
+            timings.append((time.perf_counter() - started) * 1000.0)
+    timings.sort()
+    return {
+        "n": len(timings),
+        "p50": round(percentile(timings, 50), 2),
+        "p95": round(percentile(timings, 95), 2),
+        "mean": round(statistics.fmean(timings), 2),
+    }
