@@ -1,7 +1,7 @@
 """MCP end to end: the real API (uvicorn, the Dockerfile's command) on the ingested PDPA
 (real ArcadeDB, embedded vectors, the offline embedder), reached with the MCP SDK's own
 streamable HTTP client (initialize, list tools, call each tool), and the `curl` examples
-of docs/operations.md run verbatim through bash against it."""
+of the README run verbatim through bash against it."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 LAW = "th-pdpa-2562"
 S = f"{LAW}:s:"
 TOOLS = {"search", "get_section_text", "get_related_sections", "get_penalties", "get_law_summary"}
-DOCS = REPO / "docs" / "operations.md"
+DOCS = REPO / "README.md"
 DOC_BASE = "http://localhost:8080"
 
 
