@@ -88,6 +88,7 @@ def _walk_call(
             "retrieval_walk",
             hits=seeds,
             seeds=seeds,
+            anchors=[],
             published=published,
             max_hops=2,
             limit=WALK_LIMIT,

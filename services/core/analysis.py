@@ -52,13 +52,17 @@ _THAI_RUN = re.compile(r"[\u0E00-\u0E7F]+")
 # Intent vocabularies. Thai words are matched as substrings of the normalised question
 # (Thai has no spaces, and newmm glues "มีโทษ"/"ทำผิด"); "ปรับ" alone would also hit
 # "ปรับปรุง" (improve), so it only counts as a whole token or in "โทษปรับ"/"ค่าปรับ".
-_PENALTY_TH = ("โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ")
+_PENALTY_TH = (
+    "โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ",
+    "ถูกปรับ", "โดนปรับ", "ปรับทางปกครอง", "อาญา",
+)  # fmt: skip
 _PENALTY_TOKENS_TH = ("ปรับ",)
 _PENALTY_EN = (
     "penalty", "penalties", "penalise", "penalize", "fine", "fines", "fined",
     "sanction", "sanctions", "punish", "punishment", "punishable", "imprisonment",
     "prison", "jail", "liable", "liability", "offence", "offense", "violate",
     "violates", "violation", "breach", "breaches", "wrong", "illegal", "unlawful",
+    "crime", "crimes", "criminal", "penal", "sanctioned", "prosecuted", "prosecution",
 )  # fmt: skip
 _EXCEPTION_TH = ("เว้นแต่", "ยกเว้น", "ข้อยกเว้น", "ไม่ใช้บังคับ", "ไม่ต้องขอความยินยอม")
 _EXCEPTION_EN = (

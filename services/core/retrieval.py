@@ -1,17 +1,22 @@
 """Retrieval: hybrid vector seeding, one two-hop graph walk, intent-aware ranking, caps.
 
     question -> analyse -> embed once -> hybrid search over chunks and profiles
-             -> seeds (explicit citations + the best vector nodes)
+             -> seeds (explicit citations + the best vector nodes, walked 2 hops)
+                + anchors (the next vector hits, deeper than the context, walked 1 hop)
              -> ONE walk query (<= 2 hops, both directions, typed relationships,
-                published nodes only) -> rank -> cap -> details of what made the cut
-             -> SearchResult
+                published nodes only) -> rank -> complete -> cap -> details of what
+                made the cut -> SearchResult
 
 Graph reads per request: the laws and their published versions (never cached, so a
 half-ingested law stays invisible), the walk, and the details (text, labels) of the nodes
-returned. The walk returns one row per path; a node's score is its fused vector score
-plus its best path: the seed's weight x a weight per hop x an intent boost when the node
-plays the part the question asks for (a penalty section or Penalty node for "what is the
-fine", an exemption for "unless", a definition for "what does X mean"). The modes "bm25",
+returned. The walk returns one row per path. Ranking keeps what the flat search found:
+a node's score is the better of its fused vector score and its best path from a seed
+(the seed's weight x a weight per hop x an intent boost when the node plays the part the
+question asks for), so a neighbour fills a slot where its path puts it instead of
+displacing the vector hits wholesale. Completion then places, right after each section,
+the sections a lawyer must read with it for the question's intent, read off the walk's
+paths: the sections that penalise it ("what is the fine"), that grant an exemption from
+it ("unless"), that define the terms it uses ("what does X mean"). The modes "bm25",
 "dense" and "hybrid" skip the walk so the evaluation harness can compare them with "graph".
 """
 
@@ -74,6 +79,25 @@ _INTENT_ROLES: dict[str, frozenset[str]] = {
     "definition": frozenset({RelType.DEFINES}),
 }
 _INTENT_LABELS = {"penalty": "Penalty", "exception": "Exemption", "definition": "Definition"}
+# What completes a section for each intent, as the steps that lead from it to the
+# companion section: (type, direction) with "in" = against the edge. A section punishing
+# it; a section granting an exemption node that exempts from it; the section defining a
+# term it uses.
+# The second penalty pattern is weaker (ranked after the first): a penal section that
+# cites it, as PDPA s.79 cites s.26 while it penalises a breach of s.27 about s.26 data.
+_COMPANION_PATTERNS: dict[str, tuple[tuple[tuple[tuple[str, str], ...], str | None], ...]] = {
+    "penalty": (
+        (((RelType.PENALIZES, "in"),), None),
+        (((RelType.REFERENCES, "in"),), RelType.PENALIZES),
+    ),
+    "exception": ((((RelType.EXEMPTS_FROM, "in"), (RelType.GRANTS_EXEMPTION, "in")), None),),
+    "definition": ((((RelType.USES_TERM, "out"), (RelType.DEFINES, "in")), None),),
+}
+# A section with a companion for the intent (a duty that carries a penalty, for a
+# penalty question) is likelier the conduct the question describes than one without:
+# x1.5 moves a fused score of ~0.5 (rank ~8 of the flat top 10) to ~0.75 (rank ~4).
+_COMPANION_LIFT = 1.5
+_MAX_COMPANIONS = 3  # PDPA s.27 is punished by three sections (79, 83, 84)
 _INTENT_BOOST = 3.0
 _ROLE_BOOST = 2.0
 _CONTEXT_WALK_SCALE = 0.5
@@ -85,6 +109,7 @@ _WALK_ROW_LIMIT = 2000  # a 2-hop walk from three PDPA seeds returns ~190 rows
 # first, however strongly the intent lifts it.
 _MAX_WALK_WEIGHT = {1: 0.95, 2: 0.76}
 _SEED_RANK_STEP = 0.1
+_ANCHORS_PER_SEED = 4  # 3 seeds -> 12 anchors: PDPA violated sections sit at ranks 4-17
 _HIERARCHY_KINDS = frozenset({"law", "chapter", "part"})
 _SEED_KINDS = frozenset({"section", "definition", "penalty", "exemption"})  # retrieval_walk labels
 _PROFILE_WEIGHT = 0.8  # a profile hit is a node or edge summary, slightly weaker than text
@@ -126,6 +151,7 @@ class Seed:
     source: str  # "citation" | "vector"
     score: float
     label: str = ""
+    hops: int = MAX_HOPS  # how far the walk goes from it: 2, or 1 for an anchor
 
 
 @dataclass
@@ -184,17 +210,25 @@ def search(
     with _timed(timings, "vector_search"), telemetry.stage("vector_search"):
         hits = _vector_hits(vectors, embedding, mode, scope, catalogue, top_k, settings)
 
+    # Ranks and scores come from the lists the flat modes see; graph mode fetches deeper
+    # chunks only to choose anchors (a deeper list would reorder the fused top 10).
+    flat_depth = max(top_k, settings.seed_profiles)
+    deep_hits, hits = hits, {name: found[:flat_depth] for name, found in hits.items()}
     vector_scores = _fuse(hits)
-    kinds = _hit_kinds(hits)
+    kinds = _hit_kinds(deep_hits)
     seeds: list[Seed] = []
     rows: list[dict[str, Any]] = []
     if mode == "graph":
-        seeds = _seeds(graph, analysis, vector_scores, kinds, catalogue, scope, hits, settings)
+        seeds = _seeds(
+            graph, analysis, vector_scores, _fuse(deep_hits), kinds, catalogue, scope, hits,
+            settings,
+        )  # fmt: skip
     if seeds and max_hops > 0:
         with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
             rows = graph.run_read(
                 "retrieval_walk",
-                seeds=[s.key for s in seeds],
+                seeds=[s.key for s in seeds if s.hops > 1],
+                anchors=[s.key for s in seeds if s.hops == 1],
                 published=published,
                 max_hops=max_hops,
                 limit=_WALK_ROW_LIMIT,
@@ -314,6 +348,9 @@ def _vector_hits(
     )
     vector_mode = {"bm25": "sparse", "dense": "dense"}.get(mode, "hybrid")
     collections = {"chunks": max(top_k, settings.seed_profiles)}
+    if mode == "graph":
+        # Deeper than the context: the anchors come from ranks the flat modes cut off.
+        collections["chunks"] = max(top_k, settings.seed_profiles) * 2
     if mode in ("hybrid", "graph"):
         collections["profiles"] = settings.seed_profiles
     hits: dict[str, list[VectorHit]] = {}
@@ -393,6 +430,7 @@ def _seeds(
     graph: GraphStore,
     analysis: QuestionAnalysis,
     vector_scores: Mapping[str, float],
+    deep_scores: Mapping[str, float],
     kinds: Mapping[str, str],
     catalogue: Mapping[str, _Law],
     scope: list[str] | None,
@@ -416,6 +454,15 @@ def _seeds(
         seeds.setdefault(
             key, Seed(key, key.split(":", 1)[0], "vector", 1.0 - _SEED_RANK_STEP * rank)
         )
+    # Anchors: the next vector hits, walked one hop only. A penalty question's violated
+    # section is often a middling vector hit (the question describes the conduct, the
+    # penalty words pull penalty sections up), and only its own edges say who punishes it.
+    # One hop shows penalties only; exemptions and definitions are two hops away, so those
+    # companions come from the seeds.
+    deep = sorted(deep_scores.items(), key=lambda item: (-item[1], item[0]))
+    deep = [(k, v) for k, v in deep if kinds.get(k, "section") in _SEED_KINDS and k not in seeds]
+    for key, score in deep[: settings.max_seeds * _ANCHORS_PER_SEED]:
+        seeds.setdefault(key, Seed(key, key.split(":", 1)[0], "vector", score, hops=1))
     return list(seeds.values())
 
 
@@ -464,7 +511,10 @@ class _Candidate:
 
     @property
     def score(self) -> float:
-        return self.vector + self.walk + self.bonus
+        # The better of the two pieces of evidence, not their sum: a vector hit that the
+        # walk also reaches keeps its place among the vector hits instead of jumping
+        # over stronger ones, and a neighbour enters where its path puts it.
+        return max(self.vector, self.walk) + self.bonus
 
 
 def _rank(
@@ -476,9 +526,12 @@ def _rank(
     hits: Mapping[str, list[VectorHit]],
     settings: Settings,
 ) -> list[_Candidate]:
-    """Score every node the vectors or the walk found: its fused vector score, plus the
-    best path that reached it (seed score x hop weights x intent boost), plus a quarter of
-    the best paths from other seeds (a node several seeds lead to is central)."""
+    """Order every node the vectors or the walk found, then complete the answer.
+
+    A node's score is the better of its fused vector score and its best path (the
+    seed's weight x hop weights x intent boost), plus a quarter of the best paths from
+    other seeds (a node several seeds lead to is central). Then each section is followed
+    by the sections that answer the question's intent about it (`_complete`)."""
     candidates: dict[str, _Candidate] = {}
     for key, score in vector_scores.items():
         candidates[key] = _Candidate(key, kinds.get(key, "section"), vector=score)
@@ -486,9 +539,18 @@ def _rank(
         for hit in found:
             for key in _hit_keys(hit):
                 candidates[key].sources.add(collection)
-    seed_scores = {s.key: s.score for s in seeds}
+    seed_by_key = {s.key: s for s in seeds}
+    # An anchor from below the flat lists enters just under the weakest flat hit: it is
+    # ranked by evidence the flat modes do not see, so it never passes one of their hits
+    # unless the intent lifts it.
+    floor = 0.99 * min(vector_scores.values(), default=1.0)
     for seed in seeds:
         candidate = candidates.setdefault(seed.key, _Candidate(seed.key, "section"))
+        if seed.hops < MAX_HOPS:
+            if candidate.vector == 0.0:
+                candidate.vector = min(seed.score, floor)
+                candidate.sources.add("chunks")
+            continue  # an anchor stays a plain vector hit: its walk only finds companions
         candidate.seed_source = seed.source
         candidate.vector = max(candidate.vector, seed.score)
         if seed.source == "citation":
@@ -499,7 +561,15 @@ def _rank(
     walked: list[tuple[str, str, tuple[Step, ...], float, str]] = []
     for steps, row in paths:
         labels = list(row.get("labels") or [])
-        score = seed_scores.get(steps[0].key, 0.0)
+        start = seed_by_key.get(steps[0].key)
+        if start is None or start.hops < MAX_HOPS:
+            continue  # an anchor's edges only name companions (below), they score nothing
+        # A plain neighbour adds context around what the vectors found rather than the
+        # answer itself, so its evidence counts less against a direct hit (the intent
+        # boost in `_path_weight` lifts the neighbours that play the part asked for); a
+        # section the question cites by number is what it asks about, neighbours included.
+        scale = 1.0 if start.source == "citation" else _CONTEXT_WALK_SCALE
+        score = start.score * scale
         score *= _path_weight(steps, intents, labels, roles.get(steps[-1].key, set()))
         walked.append((steps[0].key, steps[-2].key, steps, score, _kind(labels)))
 
@@ -512,15 +582,105 @@ def _rank(
             candidate.best_per_seed[origin] = score
         if score > candidate.walk:
             candidate.walk, candidate.steps = score, steps
-    # Without an intent the walk adds context around what the vectors found rather than
-    # the answer itself, so its evidence counts less against a direct hit.
-    scale = 1.0 if intents else _CONTEXT_WALK_SCALE
     for candidate in candidates.values():
-        candidate.walk *= scale
         if len(candidate.best_per_seed) > 1:
             others = sorted(candidate.best_per_seed.values(), reverse=True)[1:]
-            candidate.bonus = 0.25 * scale * sum(others[:2])
-    return sorted(candidates.values(), key=lambda c: (-c.score, c.key))
+            candidate.bonus = 0.25 * sum(others[:2])
+    companions = _companions([p for p, _ in paths], intents, roles)
+    kinds_seen = {steps[-1].key: _kind(list(row.get("labels") or [])) for steps, row in paths}
+    for links in companions.values():
+        for key, _, _ in links:
+            if key not in candidates:  # reached from an anchor only
+                candidates[key] = _Candidate(key, kinds_seen.get(key, "section"), sources={"graph"})
+    for key in companions:
+        # A section that has what the question asks about (a penalty, an exemption, a
+        # definition) is likelier the one it describes than a neighbour without one.
+        if key in candidates and candidates[key].kind == "section":
+            candidates[key].vector *= _COMPANION_LIFT
+    ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.key))
+    return _complete(ranked, companions, candidates)
+
+
+def _companions(
+    paths: Iterable[tuple[Step, ...]], intents: Sequence[str], roles: Mapping[str, set[str]]
+) -> dict[str, list[tuple[str, int, tuple[Step, ...]]]]:
+    """section key -> the sections a lawyer reads with it for the question's intents,
+    each with its pattern's strength (0 strongest) and the path that links them: who
+    penalises it (penalty), who grants an exemption from it (exception), who defines the
+    terms it uses (definition).
+
+    Read off the walk's own paths, so it costs no query: every edge of a path is an
+    edge of the graph, and a pattern of two edges appears on a 2-hop path or as the two
+    last steps of one."""
+    wanted = [
+        (strength, pattern, role)
+        for intent in intents
+        for strength, (pattern, role) in enumerate(_COMPANION_PATTERNS.get(intent, ()))
+    ]
+    found: dict[str, dict[str, tuple[int, tuple[Step, ...]]]] = defaultdict(dict)
+    for steps in paths:
+        for strength, pattern, role in wanted:
+            width = len(pattern)
+            for i in range(len(steps) - width):
+                window = steps[i : i + width + 1]
+                anchor, companion = window[0].key, window[-1].key
+                if role and role not in roles.get(companion, ()):
+                    continue
+                if any(
+                    (step.type, step.direction) != expected
+                    for step, expected in zip(window[1:], pattern, strict=True)
+                ):
+                    continue
+                best = found[anchor].get(companion)
+                if best is None or (strength, len(window)) < (best[0], len(best[1])):
+                    found[anchor][companion] = (
+                        strength,
+                        tuple(
+                            Step(j, s.type, s.direction, s.key, s.label)
+                            for j, s in enumerate(window)
+                        ),
+                    )
+    return {
+        anchor: [(key, strength, path) for key, (strength, path) in sorted(links.items())]
+        for anchor, links in found.items()
+    }
+
+
+def _complete(
+    ranked: list[_Candidate],
+    companions: Mapping[str, list[tuple[str, int, tuple[Step, ...]]]],
+    candidates: Mapping[str, _Candidate],
+) -> list[_Candidate]:
+    """Put each section's companions right after it, in rank order: the violated
+    section and the section that punishes it are read together, so they are returned
+    together, however far apart their own scores put them. A companion keeps its own
+    place when it already ranks higher; at most `_MAX_COMPANIONS` per section."""
+    if not companions:
+        return ranked
+    order: list[_Candidate] = []
+    placed: set[str] = set()
+    for candidate in ranked:
+        if candidate.key in placed:
+            continue
+        order.append(candidate)
+        placed.add(candidate.key)
+        if candidate.kind != "section" or not (candidate.vector or candidate.seed_source):
+            continue  # only what the question itself matched is completed, not neighbours
+        links = [
+            (strength, candidates[key], steps)
+            for key, strength, steps in companions.get(candidate.key, ())
+            if key in candidates and key not in placed
+        ]
+        links.sort(key=lambda link: (link[0], -link[1].score, link[1].key))  # direct first
+        for _, companion, steps in links[:_MAX_COMPANIONS]:
+            if not companion.seed_source and not companion.steps:
+                companion.steps = steps  # say which section it completes
+            # Its place comes from the section it follows, and so does its score: one
+            # hop's decay below it (its own evidence may be none, an anchor's edge).
+            companion.walk = max(companion.walk, candidate.score * _HOP_DECAY)
+            order.append(companion)
+            placed.add(companion.key)
+    return order
 
 
 def _choose(ranked: list[_Candidate], top_k: int, settings: Settings) -> list[_Candidate]:

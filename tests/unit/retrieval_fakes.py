@@ -125,17 +125,22 @@ class FakeGraphStore:
         ]
 
     def _q_retrieval_walk(
-        self, seeds: list[str], published: list[str], max_hops: int, limit: int
+        self,
+        seeds: list[str],
+        anchors: list[str],
+        published: list[str],
+        max_hops: int,
+        limit: int,
     ) -> list[dict[str, Any]]:
         paths: list[dict[str, Any]] = []
-        for seed in seeds:
+        for seed in [*seeds, *anchors]:
             node = self.nodes.get(seed)
             if not node or node.props.get("law_version") not in published:
                 continue
             if node.labels[0] not in ("Section", "Definition", "Penalty", "Exemption"):
                 continue
             frontier: list[tuple[list[str], list[FakeEdge]]] = [([seed], [])]
-            for _ in range(min(max_hops, 2)):
+            for _ in range(min(max_hops, 2 if seed in seeds else 1)):
                 grown = []
                 for keys, rels in frontier:
                     crossing = len(keys) > 1 and "Definition" in self.nodes[keys[-1]].labels
@@ -146,6 +151,8 @@ class FakeGraphStore:
                             continue  # a definition is crossed only to its defining section
                         if len(keys) > 1 and edge.type == "USES_TERM":
                             continue  # the terms a neighbour uses are not walked
+                        if seed not in seeds and edge.type in ("USES_TERM", "CITES_EXTERNAL"):
+                            continue  # nor an anchor's
                         if edge.source == keys[-1]:
                             other = edge.target
                         elif edge.target == keys[-1]:

@@ -215,3 +215,29 @@ def test_a_bare_section_number_means_the_law_the_question_names(stores):
     gdpr = run(stores, "What does Article 26 GDPR say?", settings=Settings(max_seeds=0))
     assert [s.key for s in gdpr.seeds] == ["eu-gdpr:s:26"]
     assert "retrieval_law_names" in graph.calls
+
+
+def test_penalty_section_follows_the_section_it_punishes(stores):
+    found = keys(run(stores, QUESTION_TH))
+    assert found.index(f"{LAW}:s:84") == found.index(f"{LAW}:s:26") + 1
+
+
+def test_graph_mode_keeps_the_order_of_the_strongest_vector_hits(stores):
+    question = "เก็บข้อมูลสุขภาพของพนักงาน"  # no intent: the walk only adds context
+    flat = keys(run(stores, question, mode="hybrid"))
+    graph = keys(run(stores, question))
+    assert graph[:3] == flat[:3]
+    assert set(flat) <= set(graph)  # nothing the flat search found is pushed out
+
+
+def test_anchors_below_the_seeds_are_walked_one_hop_only(stores):
+    result = run(stores, QUESTION_TH, settings=Settings(max_seeds=1))
+    assert result.seeds[0].hops == 2
+    anchors = result.seeds[1:]
+    assert anchors and all(s.hops == 1 for s in anchors)
+    assert len(anchors) <= 4  # four anchors per seed
+    walked_from_anchors = [
+        i for i in [*result.sections, *result.nodes]
+        if i.seed in {s.key for s in anchors} and i.hops > 1
+    ]  # fmt: skip
+    assert walked_from_anchors == []
