@@ -100,7 +100,7 @@ class Stack:
 
 @contextmanager
 def open_stack(
-    data_dir: Path | None = None, *, heap_mb: int = 2048, threads: int = 2
+    data_dir: Path | None = None, *, heap_mb: int = 2048, threads: int = 1
 ) -> Iterator[Stack]:
     """A running stack on `data_dir` (kept) or on a temp dir (deleted at the end)."""
     if data_dir is None:

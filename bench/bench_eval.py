@@ -69,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--law", default=DEFAULT_LAW)
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--modes", default="all", help='"all" or a comma list, e.g. "hybrid,graph"')
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--data-dir", type=Path, help="keep the stack here and reuse it")
     p.add_argument("--json", action="store_true")
     return p

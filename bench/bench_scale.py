@@ -86,7 +86,6 @@ def _walk_call(
     def walk() -> list[dict[str, Any]]:
         return stack.graph.run_read(
             "retrieval_walk",
-            hits=seeds,
             seeds=seeds,
             anchors=[],
             published=published,
@@ -104,7 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--queries", type=Path, default=DEV_SET)
     p.add_argument("--rounds", type=int, default=3, help="passes over the questions")
     p.add_argument("--walk-rounds", type=int, default=50)
-    p.add_argument("--threads", type=int, default=2)
+    p.add_argument("--threads", type=int, default=1)
     p.add_argument("--data-dir", type=Path)
     p.add_argument("--json", action="store_true")
     return p

@@ -120,7 +120,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             args.sources,
             graph=graph,
             vectors=vectors,
-            embedder=bootstrap.build_worker_embedder(settings, threads=2),
+            embedder=bootstrap.build_worker_embedder(settings),
         )
     finally:
         vectors.close()
@@ -242,7 +242,7 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
     vectors = bootstrap.build_worker_vectors(settings)
-    embedder = bootstrap.build_worker_embedder(settings, threads=2)
+    embedder = bootstrap.build_worker_embedder(settings)
     depth = max(args.k, 10) if gold.format == "nitibench" else args.k
     try:
         reports = run_modes(
@@ -363,7 +363,7 @@ def _search_here(settings: Settings, body: dict[str, Any]) -> dict[str, Any]:
     # No server runs, so this process may open the embedded vectors itself.
     vectors = bootstrap.build_worker_vectors(settings.model_copy(update={"vector_owner_url": None}))
     try:
-        embedder = bootstrap.build_worker_embedder(settings, threads=2)
+        embedder = bootstrap.build_worker_embedder(settings)
         result = retrieval.search(body["query"], graph=graph, vectors=vectors,
                                   embedder=embedder, settings=settings, laws=body["laws"],
                                   top_k=body["top_k"], max_hops=body["max_hops"],

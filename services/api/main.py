@@ -80,7 +80,7 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     # This process owns the vectors: never route them to itself through the owner URL.
     owner = settings.model_copy(update={"vector_owner_url": None})
     vectors = _try("vector index", lambda: bootstrap.build_worker_vectors(owner))
-    embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings, threads=2))
+    embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings))
     _set_clients(app, graph, vectors, embedder)
     _warm_up(embedder)
     if settings.vector_backend == "edge" and vectors is not None:
