@@ -91,7 +91,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--top-k", type=int, default=10)
-    p.add_argument("--threads", type=int, default=2, help="offline embedder BLAS threads")
+    p.add_argument("--threads", type=int, default=1, help="offline embedder BLAS threads")
     p.add_argument("--data-dir", type=Path, help="keep the stack here and reuse it")
     p.add_argument("--json", action="store_true")
     return p
