@@ -27,6 +27,7 @@ from services.core.embedding import OfflineEmbedder
 from services.core.evaluation import percentile
 from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import IngestReport, ingest_paths
+from services.core.retrieval import published_law_versions
 from services.core.settings import REPO_ROOT, Settings
 from services.core.vector_index import EdgeVectorIndex
 
@@ -92,9 +93,7 @@ class Stack:
 
     def published(self) -> list[str]:
         return sorted(
-            f"{r['law']}@{r['version']}"
-            for r in self.graph.run_read("retrieval_laws")
-            if r.get("version")
+            f"{law}@{version}" for law, version in published_law_versions(self.graph).items()
         )
 
 

@@ -33,13 +33,12 @@ from bench._stack import (  # noqa: E402
     time_calls,
 )
 from services.core.evaluation import load_gold  # noqa: E402
-from services.core.retrieval import search  # noqa: E402
+from services.core.retrieval import Seed, search, walk  # noqa: E402
 
 SEED_SETS = {
     "s26": ["th-pdpa-2562:s:26"],
     "s26+27+37": ["th-pdpa-2562:s:26", "th-pdpa-2562:s:27", "th-pdpa-2562:s:37"],
 }
-WALK_LIMIT = 2000  # the row cap search uses
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,17 +82,8 @@ def main(argv: list[str] | None = None) -> int:
 def _walk_call(
     stack: Stack, seeds: list[str], published: list[str]
 ) -> Callable[[], list[dict[str, Any]]]:
-    def walk() -> list[dict[str, Any]]:
-        return stack.graph.run_read(
-            "retrieval_walk",
-            seeds=seeds,
-            anchors=[],
-            published=published,
-            max_hops=2,
-            limit=WALK_LIMIT,
-        )
-
-    return walk
+    walk_seeds = [Seed(key, key.split(":", 1)[0], "vector", 1.0) for key in seeds]
+    return lambda: walk(stack.graph, walk_seeds, published, max_hops=2)
 
 
 def _parser() -> argparse.ArgumentParser:

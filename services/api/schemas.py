@@ -85,6 +85,8 @@ class SeedOut(BaseModel):
     source: str
     score: float
     label: str = ""
+    hops: int = Field(default=2, description="How far the walk went from it: 2, or 1 (anchor).")
+    kind: str = "section"
 
 
 class SearchResponse(BaseModel):

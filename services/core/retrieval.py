@@ -152,6 +152,7 @@ class Seed:
     score: float
     label: str = ""
     hops: int = MAX_HOPS  # how far the walk goes from it: 2, or 1 for an anchor
+    kind: str = "section"  # its node kind, which picks its branch of the walk query
 
 
 @dataclass
@@ -225,14 +226,7 @@ def search(
         )  # fmt: skip
     if seeds and max_hops > 0:
         with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
-            rows = graph.run_read(
-                "retrieval_walk",
-                seeds=[s.key for s in seeds if s.hops > 1],
-                anchors=[s.key for s in seeds if s.hops == 1],
-                published=published,
-                max_hops=max_hops,
-                limit=_WALK_ROW_LIMIT,
-            )
+            rows = walk(graph, seeds, published, max_hops)
 
     with _timed(timings, "assembly"), telemetry.stage("assembly"):
         intents = analysis.intents
@@ -296,10 +290,9 @@ def _validate_options(top_k: int, max_hops: int, mode: str) -> tuple[int, int, s
 def _read_laws(graph: GraphStore) -> dict[str, _Law]:
     catalogue: dict[str, _Law] = {}
     for row in graph.run_read("retrieval_laws"):
-        law_id = row.get("law")
-        if not law_id:
-            continue
-        catalogue[law_id] = _Law(id=law_id, version=row.get("version"), pending=row.get("pending"))
+        for law_id, version, pending in row.get("laws") or []:
+            if law_id:
+                catalogue[law_id] = _Law(id=law_id, version=version, pending=pending)
     return catalogue
 
 
@@ -451,19 +444,48 @@ def _seeds(
     # the first few hits differ mostly by whether a hit made both lists, and the third seed
     # (PDPA s.26 for the English health-data question) must still lead somewhere.
     for rank, (key, _) in enumerate(walkable[: settings.max_seeds]):
+        weight = 1.0 - _SEED_RANK_STEP * rank
         seeds.setdefault(
-            key, Seed(key, key.split(":", 1)[0], "vector", 1.0 - _SEED_RANK_STEP * rank)
+            key, Seed(key, key.split(":", 1)[0], "vector", weight, kind=kinds.get(key, "section"))
         )
     # Anchors: the next vector hits, walked one hop only. A penalty question's violated
     # section is often a middling vector hit (the question describes the conduct, the
     # penalty words pull penalty sections up), and only its own edges say who punishes it.
     # One hop shows penalties only; exemptions and definitions are two hops away, so those
-    # companions come from the seeds.
+    # companions come from the seeds. Only sections are walked: companions complete sections.
     deep = sorted(deep_scores.items(), key=lambda item: (-item[1], item[0]))
     deep = [(k, v) for k, v in deep if kinds.get(k, "section") in _SEED_KINDS and k not in seeds]
     for key, score in deep[: settings.max_seeds * _ANCHORS_PER_SEED]:
-        seeds.setdefault(key, Seed(key, key.split(":", 1)[0], "vector", score, hops=1))
+        if kinds.get(key, "section") == "section":
+            seeds.setdefault(key, Seed(key, key.split(":", 1)[0], "vector", score, hops=1))
     return list(seeds.values())
+
+
+def walk(
+    graph: GraphStore, seeds: Sequence[Seed], published: list[str], max_hops: int
+) -> list[dict[str, Any]]:
+    """Run the walk query (`cypher/queries/retrieval_walk.cypher`): seeds in the branch of
+    their label, anchors one hop. One dict per path: the end node's labels and the path's
+    node keys, relationship types and start keys."""
+    by_kind: dict[str, list[str]] = defaultdict(list)
+    for seed in seeds:
+        by_kind[seed.kind if seed.hops == MAX_HOPS else "anchor"].append(seed.key)
+    rows = graph.run_read(
+        "retrieval_walk",
+        section_seeds=by_kind["section"],
+        definition_seeds=by_kind["definition"],
+        penalty_seeds=by_kind["penalty"],
+        exemption_seeds=by_kind["exemption"],
+        anchors=by_kind["anchor"],
+        published=published,
+        max_hops=max_hops,
+        limit=_WALK_ROW_LIMIT,
+    )
+    return [
+        {"labels": labels, "path_keys": keys, "path_types": types, "path_starts": starts}
+        for row in rows
+        for labels, keys, types, starts in row.get("paths") or []
+    ]
 
 
 def _citation_laws(
@@ -927,16 +949,23 @@ def law_summary(graph: GraphStore, law: str, *, most_cited: int = 10) -> dict[st
     version = _require_law(versions, law)
     law_version = f"{law}@{version}"
     published = _published_list(versions)
-    nodes = graph.run_read("law_summary_nodes", law_version=law_version)
-    edges = graph.run_read("law_summary_edges", law_version=law_version)
+    nodes = graph.run_read("law_summary_nodes", law=law, law_version=law_version)
+    edges: dict[str, int] = defaultdict(int)
+    for row in graph.run_read("law_summary_edges", law=law, law_version=law_version):
+        if row.get("type"):
+            edges[str(row["type"])] += int(row["count"])
     cited = graph.run_read(
-        "law_most_cited", law_version=law_version, published=published, limit=most_cited
+        "law_most_cited", law=law, law_version=law_version, published=published, limit=most_cited
     )
     return {
         "law": law,
         "version": version,
-        "nodes": {str(r["label"]): int(r["count"]) for r in nodes if r.get("label")},
-        "edges": {str(r["type"]): int(r["count"]) for r in edges if r.get("type")},
+        "nodes": {
+            str(r["label"]): int(r["count"])
+            for r in sorted(nodes, key=lambda r: str(r["label"]))
+            if r.get("count")
+        },
+        "edges": dict(sorted(edges.items())),
         "most_cited": [
             {
                 "key": r["key"],

@@ -95,15 +95,12 @@ class FakeGraphStore:
         )
 
     def _q_retrieval_laws(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "law": n.props["key"],
-                "version": n.props.get("published_version"),
-                "pending": n.props.get("pending_version"),
-            }
+        laws = [
+            [n.props["key"], n.props.get("published_version"), n.props.get("pending_version")]
             for n in self.nodes.values()
             if "Law" in n.labels
         ]
+        return [{"laws": laws}]
 
     def _q_retrieval_law_names(self, laws: list[str]) -> list[dict[str, Any]]:
         return [
@@ -126,46 +123,61 @@ class FakeGraphStore:
 
     def _q_retrieval_walk(
         self,
-        seeds: list[str],
+        section_seeds: list[str],
+        definition_seeds: list[str],
+        penalty_seeds: list[str],
+        exemption_seeds: list[str],
         anchors: list[str],
         published: list[str],
         max_hops: int,
         limit: int,
     ) -> list[dict[str, Any]]:
-        paths: list[dict[str, Any]] = []
-        for seed in [*seeds, *anchors]:
-            node = self.nodes.get(seed)
-            if not node or node.props.get("law_version") not in published:
-                continue
-            if node.labels[0] not in ("Section", "Definition", "Penalty", "Exemption"):
-                continue
-            frontier: list[tuple[list[str], list[FakeEdge]]] = [([seed], [])]
-            for _ in range(min(max_hops, 2 if seed in seeds else 1)):
-                grown = []
-                for keys, rels in frontier:
-                    crossing = len(keys) > 1 and "Definition" in self.nodes[keys[-1]].labels
-                    for edge in self.edges:
-                        if edge.type not in WALK or any(edge is r for r in rels):
-                            continue
-                        if crossing and edge.type != "DEFINES":
-                            continue  # a definition is crossed only to its defining section
-                        if len(keys) > 1 and edge.type == "USES_TERM":
-                            continue  # the terms a neighbour uses are not walked
-                        if seed not in seeds and edge.type in ("USES_TERM", "CITES_EXTERNAL"):
-                            continue  # nor an anchor's
-                        if edge.source == keys[-1]:
-                            other = edge.target
-                        elif edge.target == keys[-1]:
-                            other = edge.source
-                        else:
-                            continue
-                        if not self._visible(other, published):
-                            continue
-                        grown.append(([*keys, other], [*rels, edge]))
-                paths.extend(self._row(seed, k[-1], k, r) for k, r in grown)
-                frontier = grown
-        paths.sort(key=lambda r: len(r["path_keys"]))
-        return paths[:limit]
+        """One row per branch of the query, each with its paths collected."""
+        branches = [
+            ("Section", section_seeds, 2), ("Definition", definition_seeds, 2),
+            ("Penalty", penalty_seeds, 2), ("Exemption", exemption_seeds, 2),
+            ("Section", anchors, 1),
+        ]  # fmt: skip
+        rows = []
+        for label, keys, hops in branches:
+            paths: list[list[Any]] = []
+            for seed in keys:
+                node = self.nodes.get(seed)
+                if node and label in node.labels and node.props.get("law_version") in published:
+                    paths.extend(self._paths(seed, min(max_hops, hops), published))
+            paths.sort(key=lambda path: len(path[1]))
+            rows.append({"paths": paths[:limit]})
+        return rows
+
+    def _paths(self, seed: str, hops: int, published: list[str]) -> list[list[Any]]:
+        anchor = hops == 1
+        paths = []
+        frontier: list[tuple[list[str], list[FakeEdge]]] = [([seed], [])]
+        for _ in range(hops):
+            grown = []
+            for keys, rels in frontier:
+                crossing = len(keys) > 1 and "Definition" in self.nodes[keys[-1]].labels
+                for edge in self.edges:
+                    if edge.type not in WALK or any(edge is r for r in rels):
+                        continue
+                    if crossing and edge.type != "DEFINES":
+                        continue  # a definition is crossed only to its defining section
+                    if len(keys) > 1 and edge.type == "USES_TERM":
+                        continue  # the terms a neighbour uses are not walked
+                    if anchor and edge.type in ("USES_TERM", "CITES_EXTERNAL"):
+                        continue  # nor an anchor's
+                    if edge.source == keys[-1]:
+                        other = edge.target
+                    elif edge.target == keys[-1]:
+                        other = edge.source
+                    else:
+                        continue
+                    if not self._visible(other, published):
+                        continue
+                    grown.append(([*keys, other], [*rels, edge]))
+            paths.extend(self._path(k, r) for k, r in grown)
+            frontier = grown
+        return paths
 
     def _q_retrieval_nodes(
         self, keys: list[str], full: list[str], published: list[str]
@@ -184,15 +196,9 @@ class FakeGraphStore:
             )  # fmt: skip
         return rows
 
-    def _row(self, seed: str, key: str, keys: list[str], rels: list[FakeEdge]) -> dict[str, Any]:
-        node = self.nodes[key]
-        return {
-            "seed": seed,
-            "labels": list(node.labels),
-            "path_keys": keys,
-            "path_types": [r.type for r in rels],
-            "path_starts": [r.source for r in rels],
-        }
+    def _path(self, keys: list[str], rels: list[FakeEdge]) -> list[Any]:
+        labels = list(self.nodes[keys[-1]].labels)
+        return [labels, keys, [r.type for r in rels], [r.source for r in rels]]
 
     def _q_section_text(self, key: str, published: list[str]) -> list[dict[str, Any]]:
         node = self.nodes.get(key)
@@ -269,14 +275,14 @@ class FakeGraphStore:
                          "path_labels": None, "path_types": None, "path_starts": None,
                          "penalty": None}]  # fmt: skip
 
-    def _q_law_summary_nodes(self, law_version: str) -> list[dict[str, Any]]:
+    def _q_law_summary_nodes(self, law: str, law_version: str) -> list[dict[str, Any]]:
         counts: dict[str, int] = {}
         for n in self.nodes.values():
             if n.props.get("law_version") == law_version:
                 counts[n.labels[0]] = counts.get(n.labels[0], 0) + 1
         return [{"label": k, "count": v} for k, v in sorted(counts.items())]
 
-    def _q_law_summary_edges(self, law_version: str) -> list[dict[str, Any]]:
+    def _q_law_summary_edges(self, law: str, law_version: str) -> list[dict[str, Any]]:
         counts: dict[str, int] = {}
         for e in self.edges:
             if self.nodes[e.source].props.get("law_version") == law_version:
@@ -284,7 +290,7 @@ class FakeGraphStore:
         return [{"type": k, "count": v} for k, v in sorted(counts.items())]
 
     def _q_law_most_cited(
-        self, law_version: str, published: list[str], limit: int
+        self, law: str, law_version: str, published: list[str], limit: int
     ) -> list[dict[str, Any]]:
         counts: dict[str, int] = {}
         for e in self.edges:
@@ -379,6 +385,9 @@ class FakeVectorIndex:
 
             raise VectorsUnavailable("fake vectors are down")
         return len(self.points[collection])
+
+    def optimize(self) -> None:
+        pass
 
     def close(self) -> None:
         pass
