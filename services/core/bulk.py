@@ -28,6 +28,7 @@ from ingest.graph import LawGraph
 from ingest.models import Law
 from services.core import telemetry
 from services.core.errors import LexgraphError, StoreUnavailable
+from services.core.indexing import optimize_vectors
 from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import LawOutcome, ingest_law_version
@@ -267,6 +268,7 @@ def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
         corpus = corpus_index(tuple(job.sources))
         for entry in loaded.values():
             _relink(entry, corpus, deps.graph)
+        optimize_vectors(deps.vectors)
     jobs.complete(job_id)
     log.info("job %s finished", job_id)
 

@@ -28,7 +28,7 @@ from ingest.export import ExportError
 from ingest.graph import LawGraph
 from ingest.models import Law
 from services.core.errors import LexgraphError
-from services.core.indexing import index_law
+from services.core.indexing import index_law, optimize_vectors
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import content_version, ingest_law_version
 
@@ -131,6 +131,8 @@ def ingest_paths(
         ):
             loaded.append(item)
     _relink_cross_law(loaded, graph)
+    if vectors is not None and any(item.result.points for item in loaded):
+        optimize_vectors(vectors)
     report.seconds = time.perf_counter() - started
     return report
 

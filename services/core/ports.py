@@ -99,6 +99,11 @@ class VectorIndex(Protocol):
         self, collection: str, law_id: str | None = None, *, version: str | None = None
     ) -> int: ...
 
+    def optimize(self) -> None:
+        """Build the search indexes of what was written (blocking); a no-op where the store
+        does it on its own."""
+        ...
+
     def close(self) -> None: ...
 
 

@@ -50,6 +50,9 @@ class FakeIndex:
             and (version is None or p.payload.get("version") == version)
         )
 
+    def optimize(self) -> None:
+        self.calls.append(("optimize",))
+
     def hybrid_search(self, collection: str, query: Embedding, **kw: Any) -> list[VectorHit]:
         return [VectorHit(p.key, 1.0, p.payload) for p in self.points[collection][: kw["limit"]]]
 
@@ -86,6 +89,8 @@ def test_worker_writes_reach_the_owners_index() -> None:
     remote.prune_version("profiles", "x", "v1", keep_keys={"b", "a"})
     assert ("delete_law", "chunks", "x", "v1") in fake.calls
     assert ("prune", "profiles", "x", "v1", ["a", "b"]) in fake.calls
+    remote.optimize()  # the owner runs it after answering (TestClient: before returning)
+    assert fake.calls[-1] == ("optimize",)
     assert [h.key for h in remote.hybrid_search("chunks", _embedding(), limit=5)] == ["x:s:1"]
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import hmac
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Header, HTTPException, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, Header, HTTPException, Request
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
+from services.core.indexing import optimize_vectors
 from services.core.ports import VectorIndex
 from services.core.remote_vectors import (
     INTERNAL_PREFIX,
@@ -102,6 +103,15 @@ def ping() -> dict[str, bool]:
 async def ensure(body: EnsureBody, vectors: Vectors) -> dict[str, bool]:
     await run_in_threadpool(vectors.ensure_collections, body.dense_size, sparse_idf=body.sparse_idf)
     return {"ok": True}
+
+
+@router.post("/optimize")
+def optimize(vectors: Vectors, background: BackgroundTasks) -> dict[str, bool]:
+    """Build the indexes of what was written, after answering. qdrant-edge holds the GIL
+    while it optimises, so this process answers nothing meanwhile (15 s at 67k points,
+    nothing when there is nothing new to index): workers call it once per bulk job."""
+    background.add_task(optimize_vectors, vectors)
+    return {"scheduled": True}
 
 
 @router.post("/{collection}/upsert")
