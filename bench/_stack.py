@@ -138,7 +138,11 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
             server.bolt_uri, user=server.user, password=server.password, database=server.database
         )
         graph.apply_schema()
-        vectors = EdgeVectorIndex(root / "vectors", prefix=settings.collection_prefix)
+        vectors = EdgeVectorIndex(
+            root / "vectors",
+            prefix=settings.collection_prefix,
+            dense_weight=settings.hybrid_dense_weight,
+        )
         yield Stack(settings, graph, vectors, OfflineEmbedder(threads=threads))
     finally:
         if vectors is not None:

@@ -63,6 +63,8 @@ _PENALTY_EN = (
     "prison", "jail", "liable", "liability", "offence", "offense", "violate",
     "violates", "violation", "breach", "breaches", "wrong", "illegal", "unlawful",
     "crime", "crimes", "criminal", "penal", "sanctioned", "prosecuted", "prosecution",
+    "consequence", "consequences", "what can happen", "what happens if", "what will happen",
+    "in trouble",
 )  # fmt: skip
 _EXCEPTION_TH = ("เว้นแต่", "ยกเว้น", "ข้อยกเว้น", "ไม่ใช้บังคับ", "ไม่ต้องขอความยินยอม")
 _EXCEPTION_EN = (

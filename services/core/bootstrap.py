@@ -71,13 +71,19 @@ def build_worker_vectors(settings: Settings) -> VectorIndex:
 
         key = settings.qdrant_api_key.get_secret_value() if settings.qdrant_api_key else None
         client = QdrantClient(url=settings.qdrant_url, api_key=key)
-        return QdrantVectorIndex(client, prefix=settings.collection_prefix)
+        return QdrantVectorIndex(
+            client, prefix=settings.collection_prefix, dense_weight=settings.hybrid_dense_weight
+        )
     if settings.vector_owner_url:
         return RemoteVectorIndex(settings.vector_owner_url, internal_token(settings))
     from services.core.vector_index import EdgeVectorIndex
 
     # No owner configured: this process is the only one touching the vectors (eager mode).
-    return EdgeVectorIndex(settings.data_dir / "vectors", prefix=settings.collection_prefix)
+    return EdgeVectorIndex(
+        settings.data_dir / "vectors",
+        prefix=settings.collection_prefix,
+        dense_weight=settings.hybrid_dense_weight,
+    )
 
 
 def build_cli_vectors(settings: Settings) -> VectorIndex:

@@ -619,6 +619,21 @@ def _rank(
         # definition) is likelier the one it describes than a neighbour without one.
         if key in candidates and candidates[key].kind == "section":
             candidates[key].vector *= _COMPANION_LIFT
+    # And a section the walk started from that has none, and does not play the part
+    # itself (a penalty section, a section granting exemptions), is likelier not: ranks 1-3
+    # of a penalty question are often duties nothing punishes (civil liability, data
+    # accuracy), ahead of the duty asked about and its penalty.
+    wanted = frozenset().union(*(_INTENT_ROLES[intent] for intent in intents))
+    for seed in seeds:
+        candidate = candidates[seed.key]
+        if (
+            wanted
+            and seed.hops == MAX_HOPS
+            and candidate.kind == "section"
+            and seed.key not in companions
+            and not roles.get(seed.key, set()) & wanted
+        ):
+            candidate.vector /= _COMPANION_LIFT
     ranked = sorted(candidates.values(), key=lambda c: (-c.score, c.key))
     return _complete(ranked, companions, candidates)
 

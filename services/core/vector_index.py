@@ -7,9 +7,11 @@ embedder asks for it), keyword payload indexes on law, version, law_version, kin
 and point ids uuid5(NAMESPACE_URL, "lexgraph:" + key@version) (`ports.point_id`).
 
 A hybrid query is two prefetches, dense and sparse, each `prefetch_limit` deep and each
-filtered, fused with reciprocal rank fusion (k = 60, the constant of Cormack et al. 2009;
-Qdrant's own default is 2, which lets a single list's top hit dominate). Modes "dense" and
-"sparse" run one of the two alone (the eval harness compares them).
+filtered, fused with weighted reciprocal rank fusion (k = 60, the constant of Cormack et al.
+2009; Qdrant's own default is 2, which lets a single list's top hit dominate). Qdrant weighs a
+list by dividing its ranks by the weight, 1 / (rank / w + k - 1): the dense list's weight
+is `dense_weight`, the sparse list's 1 (see `Settings.hybrid_dense_weight`).
+Modes "dense" and "sparse" run one of the two alone (the eval harness compares them).
 
 Measured on 2 cores (bench/bench_vectors.py): qdrant-client local mode is brute-force
 Python, fine for tests but ~0.3 s a query at 10k points; qdrant-edge answers in a few ms at
@@ -88,11 +90,13 @@ class EdgeVectorIndex:
         prefix: str = "lexgraph",
         rrf_k: int = RRF_K,
         prefetch_limit: int = 50,
+        dense_weight: float = 1.0,
     ) -> None:
         self._root = Path(root)
         self._prefix = prefix
         self._rrf_k = rrf_k
         self._prefetch_limit = prefetch_limit
+        self._weights = [dense_weight, 1.0]  # the prefetch order: dense, sparse
         self._shards: dict[str, Any] = {}
         # Writes are serialised; qdrant-edge takes its own locks for concurrent reads.
         self._write_lock = threading.Lock()
@@ -222,7 +226,8 @@ class EdgeVectorIndex:
                     Prefetch(limit=depth, query=dense, filter=flt),
                     Prefetch(limit=depth, query=sparse, filter=flt),
                 ],
-                query=cast(Any, Fusion.Rrf(k=self._rrf_k)),  # the stub omits nested Rrf
+                # the stub omits nested Rrf
+                query=cast(Any, Fusion.Rrf(k=self._rrf_k, weights=self._weights)),
                 filter=flt,
                 with_payload=True,
             )
@@ -391,11 +396,15 @@ class QdrantVectorIndex:
         prefix: str = "lexgraph",
         rrf_k: int | None = RRF_K,
         prefetch_limit: int = 50,
+        dense_weight: float = 1.0,
     ) -> None:
         self._client = client
         self._prefix = prefix
         self._rrf_k = rrf_k
         self._prefetch_limit = prefetch_limit
+        # The prefetch order: dense, sparse. Equal weights are sent as none, which servers
+        # older than weighted RRF accept.
+        self._server_weights = None if dense_weight == 1.0 else [dense_weight, 1.0]
 
     def name(self, collection: str) -> str:
         _check_collection(collection)
@@ -521,7 +530,7 @@ class QdrantVectorIndex:
                     models.Prefetch(query=sparse, using=SPARSE, limit=depth, filter=flt),
                 ],
                 "query": (
-                    models.RrfQuery(rrf=models.Rrf(k=self._rrf_k))
+                    models.RrfQuery(rrf=models.Rrf(k=self._rrf_k, weights=self._server_weights))
                     if self._rrf_k is not None
                     else models.FusionQuery(fusion=models.Fusion.RRF)
                 ),

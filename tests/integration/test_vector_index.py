@@ -206,6 +206,34 @@ def test_hybrid_puts_a_point_high_in_both_lists_first(toy):
     assert len(hits) == 4
 
 
+@pytest.mark.parametrize("adapter", ["edge", "client-local"])
+def test_the_dense_weight_decides_between_the_lists(tmp_path, adapter):
+    """One hit per list (prefetch 1 deep): d tops the dense list, s the sparse one, so equal
+    weights tie them. Qdrant's weighted RRF divides a rank by its list's weight, so the
+    lighter list's top hit comes second."""
+    first = {}
+    for weight in (0.5, 2.0):
+        if adapter == "edge":
+            index: VectorIndex = EdgeVectorIndex(
+                tmp_path / f"e{weight}", prefetch_limit=1, dense_weight=weight
+            )
+        else:
+            client = QdrantClient(path=str(tmp_path / f"q{weight}"))
+            index = QdrantVectorIndex(client, prefetch_limit=1, dense_weight=weight)
+        index.ensure_collections(3, sparse_idf=True)
+        index.upsert(
+            "chunks",
+            [
+                _point("d", "a", "section", [1, 0, 0], {20: 1.0}),
+                _point("s", "a", "section", [0, 0, 1], {10: 1.0}),
+            ],
+        )
+        hits = index.hybrid_search("chunks", _query([1, 0, 0], {10: 1.0}), limit=1)
+        first[weight] = hits[0].key
+        index.close()
+    assert first == {0.5: "s", 2.0: "d"}
+
+
 def test_plain_rrf_for_servers_before_1_16_fuses_the_same_way(tmp_path):
     index = QdrantVectorIndex(QdrantClient(path=str(tmp_path / "q")), prefix="t", rrf_k=None)
     index.ensure_collections(3, sparse_idf=True)
