@@ -26,7 +26,7 @@ import itertools
 import logging
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 from typing import Any, Literal
@@ -79,19 +79,32 @@ _INTENT_ROLES: dict[str, frozenset[str]] = {
     "definition": frozenset({RelType.DEFINES}),
 }
 _INTENT_LABELS = {"penalty": "Penalty", "exception": "Exemption", "definition": "Definition"}
-# What completes a section for each intent, as the steps that lead from it to the
-# companion section: (type, direction) with "in" = against the edge. A section punishing
-# it; a section granting an exemption node that exempts from it; the section defining a
-# term it uses.
+
+
+@dataclass(frozen=True)
+class _Pattern:
+    """The steps from a section to a section a lawyer reads with it."""
+
+    steps: tuple[tuple[str, str], ...]  # (type, direction), "in" = against the edge
+    role: str | None = None  # a relationship type the companion must also start
+    needs_evidence: bool = False  # only companions the vector search also found
+
+
+# What completes a section for each intent: a section punishing it; a section granting an
+# exemption node that exempts from it; the section defining a term it uses.
 # The second penalty pattern is weaker (ranked after the first): a penal section that
 # cites it, as PDPA s.79 cites s.26 while it penalises a breach of s.27 about s.26 data.
-_COMPANION_PATTERNS: dict[str, tuple[tuple[tuple[tuple[str, str], ...], str | None], ...]] = {
+# The third runs the other way, from a penal section the vectors found to the duties it
+# punishes; a penal section punishes many (PDPA s.82: nine sections), so only the duties the
+# vector search also found, down to its deep list, complete it.
+_COMPANION_PATTERNS: dict[str, tuple[_Pattern, ...]] = {
     "penalty": (
-        (((RelType.PENALIZES, "in"),), None),
-        (((RelType.REFERENCES, "in"),), RelType.PENALIZES),
+        _Pattern(((RelType.PENALIZES, "in"),)),
+        _Pattern(((RelType.REFERENCES, "in"),), role=RelType.PENALIZES),
+        _Pattern(((RelType.PENALIZES, "out"),), needs_evidence=True),
     ),
-    "exception": ((((RelType.EXEMPTS_FROM, "in"), (RelType.GRANTS_EXEMPTION, "in")), None),),
-    "definition": ((((RelType.USES_TERM, "out"), (RelType.DEFINES, "in")), None),),
+    "exception": (_Pattern(((RelType.EXEMPTS_FROM, "in"), (RelType.GRANTS_EXEMPTION, "in"))),),
+    "definition": (_Pattern(((RelType.USES_TERM, "out"), (RelType.DEFINES, "in"))),),
 }
 # A section with a companion for the intent (a duty that carries a penalty, for a
 # penalty question) is likelier the conduct the question describes than one without:
@@ -215,22 +228,21 @@ def search(
     # chunks only to choose anchors (a deeper list would reorder the fused top 10).
     flat_depth = max(top_k, settings.seed_profiles)
     deep_hits, hits = hits, {name: found[:flat_depth] for name, found in hits.items()}
-    vector_scores = _fuse(hits)
+    vector_scores, deep_scores = _fuse(hits), _fuse(deep_hits)
     kinds = _hit_kinds(deep_hits)
     seeds: list[Seed] = []
     rows: list[dict[str, Any]] = []
     if mode == "graph":
         seeds = _seeds(
-            graph, analysis, vector_scores, _fuse(deep_hits), kinds, catalogue, scope, hits,
-            settings,
-        )  # fmt: skip
+            graph, analysis, vector_scores, deep_scores, kinds, catalogue, scope, hits, settings
+        )
     if seeds and max_hops > 0:
         with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
             rows = walk(graph, seeds, published, max_hops)
 
     with _timed(timings, "assembly"), telemetry.stage("assembly"):
         intents = analysis.intents
-        ranked = _rank(rows, intents, vector_scores, kinds, seeds, hits, settings)
+        ranked = _rank(rows, intents, vector_scores, deep_scores, kinds, seeds, hits, settings)
         chosen = _choose(ranked, top_k, settings)
     with _timed(timings, "details"):
         details = _details(graph, chosen, published)
@@ -543,6 +555,7 @@ def _rank(
     rows: Sequence[Mapping[str, Any]],
     intents: tuple[str, ...],
     vector_scores: Mapping[str, float],
+    deep_scores: Mapping[str, float],
     kinds: Mapping[str, str],
     seeds: Sequence[Seed],
     hits: Mapping[str, list[VectorHit]],
@@ -608,7 +621,7 @@ def _rank(
         if len(candidate.best_per_seed) > 1:
             others = sorted(candidate.best_per_seed.values(), reverse=True)[1:]
             candidate.bonus = 0.25 * sum(others[:2])
-    companions = _companions([p for p, _ in paths], intents, roles)
+    companions = _companions([p for p, _ in paths], intents, roles, deep_scores)
     kinds_seen = {steps[-1].key: _kind(list(row.get("labels") or [])) for steps, row in paths}
     for links in companions.values():
         for key, _, _ in links:
@@ -639,33 +652,39 @@ def _rank(
 
 
 def _companions(
-    paths: Iterable[tuple[Step, ...]], intents: Sequence[str], roles: Mapping[str, set[str]]
+    paths: Iterable[tuple[Step, ...]],
+    intents: Sequence[str],
+    roles: Mapping[str, set[str]],
+    evidence: Collection[str],
 ) -> dict[str, list[tuple[str, int, tuple[Step, ...]]]]:
     """section key -> the sections a lawyer reads with it for the question's intents,
     each with its pattern's strength (0 strongest) and the path that links them: who
-    penalises it (penalty), who grants an exemption from it (exception), who defines the
-    terms it uses (definition).
+    penalises it, or what it penalises (penalty), who grants an exemption from it
+    (exception), who defines the terms it uses (definition). `evidence`: the keys the
+    vector search found, for the patterns that need it.
 
     Read off the walk's own paths, so it costs no query: every edge of a path is an
     edge of the graph, and a pattern of two edges appears on a 2-hop path or as the two
     last steps of one."""
     wanted = [
-        (strength, pattern, role)
+        (strength, pattern)
         for intent in intents
-        for strength, (pattern, role) in enumerate(_COMPANION_PATTERNS.get(intent, ()))
+        for strength, pattern in enumerate(_COMPANION_PATTERNS.get(intent, ()))
     ]
     found: dict[str, dict[str, tuple[int, tuple[Step, ...]]]] = defaultdict(dict)
     for steps in paths:
-        for strength, pattern, role in wanted:
-            width = len(pattern)
+        for strength, pattern in wanted:
+            width = len(pattern.steps)
             for i in range(len(steps) - width):
                 window = steps[i : i + width + 1]
                 anchor, companion = window[0].key, window[-1].key
-                if role and role not in roles.get(companion, ()):
+                if pattern.role and pattern.role not in roles.get(companion, ()):
+                    continue
+                if pattern.needs_evidence and companion not in evidence:
                     continue
                 if any(
                     (step.type, step.direction) != expected
-                    for step, expected in zip(window[1:], pattern, strict=True)
+                    for step, expected in zip(window[1:], pattern.steps, strict=True)
                 ):
                     continue
                 best = found[anchor].get(companion)
