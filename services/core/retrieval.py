@@ -233,6 +233,10 @@ def search(
     seeds: list[Seed] = []
     rows: list[dict[str, Any]] = []
     if mode == "graph":
+        # Each hit weighs by how much of the vector evidence its law holds.
+        focus = _law_focus(deep_scores)
+        vector_scores = {k: v * focus[_law_of(k)] for k, v in vector_scores.items()}
+        deep_scores = {k: v * focus[_law_of(k)] for k, v in deep_scores.items()}
         seeds = _seeds(
             graph, analysis, vector_scores, deep_scores, kinds, catalogue, scope, hits, settings
         )
@@ -428,6 +432,21 @@ def _fuse(hits: Mapping[str, list[VectorHit]]) -> dict[str, float]:
     return {key: score / top for key, score in scores.items()}
 
 
+def _law_focus(scores: Mapping[str, float]) -> dict[str, float]:
+    """law -> a weight from 0.25 to 1: a question is about one law more than others, and the
+    law most of the vector evidence lands in is that law (NitiBench-Tax: the Revenue Code
+    ahead of the sections of other laws that share its words)."""
+    mass: dict[str, float] = defaultdict(float)
+    for key, score in scores.items():
+        mass[_law_of(key)] += score
+    top = max(mass.values(), default=1.0) or 1.0
+    return defaultdict(lambda: 0.25, {law: 0.25 + 0.75 * m / top for law, m in mass.items()})
+
+
+def _law_of(key: str) -> str:
+    return key.split(":", 1)[0]
+
+
 # --- seeds ---------------------------------------------------------------------------------
 
 
@@ -458,7 +477,7 @@ def _seeds(
     for rank, (key, _) in enumerate(walkable[: settings.max_seeds]):
         weight = 1.0 - _SEED_RANK_STEP * rank
         seeds.setdefault(
-            key, Seed(key, key.split(":", 1)[0], "vector", weight, kind=kinds.get(key, "section"))
+            key, Seed(key, _law_of(key), "vector", weight, kind=kinds.get(key, "section"))
         )
     # Anchors: the next vector hits, walked one hop only. A penalty question's violated
     # section is often a middling vector hit (the question describes the conduct, the
@@ -469,7 +488,7 @@ def _seeds(
     deep = [(k, v) for k, v in deep if kinds.get(k, "section") in _SEED_KINDS and k not in seeds]
     for key, score in deep[: settings.max_seeds * _ANCHORS_PER_SEED]:
         if kinds.get(key, "section") == "section":
-            seeds.setdefault(key, Seed(key, key.split(":", 1)[0], "vector", score, hops=1))
+            seeds.setdefault(key, Seed(key, _law_of(key), "vector", score, hops=1))
     return list(seeds.values())
 
 
@@ -901,7 +920,7 @@ def _item(
         reached = f"[vector] {label}"
     return ContextItem(
         key=candidate.key,
-        law=str(node.get("law") or candidate.key.split(":", 1)[0]),
+        law=str(node.get("law") or _law_of(candidate.key)),
         kind=kind,
         label=label,
         text=str(node.get("text") or node.get("definition") or ""),
