@@ -1,6 +1,7 @@
 """Retrieval: hybrid vector seeding, one two-hop graph walk, intent-aware ranking, caps.
 
     question -> analyse -> embed once -> hybrid search over chunks and profiles
+             -> each hit weighed by its law's share of the vector evidence
              -> seeds (explicit citations + the best vector nodes, walked 2 hops)
                 + anchors (the next vector hits, deeper than the context, walked 1 hop)
              -> ONE walk query (<= 2 hops, both directions, typed relationships,
@@ -9,14 +10,15 @@
 
 Graph reads per request: the laws and their published versions (never cached, so a
 half-ingested law stays invisible), the walk, and the details (text, labels) of the nodes
-returned. The walk returns one row per path. Ranking keeps what the flat search found:
+returned. The walk returns every path it took. Ranking keeps what the flat search found:
 a node's score is the better of its fused vector score and its best path from a seed
 (the seed's weight x a weight per hop x an intent boost when the node plays the part the
 question asks for), so a neighbour fills a slot where its path puts it instead of
 displacing the vector hits wholesale. Completion then places, right after each section,
 the sections a lawyer must read with it for the question's intent, read off the walk's
-paths: the sections that penalise it ("what is the fine"), that grant an exemption from
-it ("unless"), that define the terms it uses ("what does X mean"). The modes "bm25",
+paths: the sections that penalise it ("what is the fine") or, for a penal section, the
+duties it punishes that the vectors also found; that grant an exemption from it ("unless");
+that define the terms it uses ("what does X mean"). The modes "bm25",
 "dense" and "hybrid" skip the walk so the evaluation harness can compare them with "graph".
 """
 
