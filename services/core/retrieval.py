@@ -264,7 +264,7 @@ def search(
         sections=sections,
         nodes=nodes,
         seeds=seeds,
-        keywords=[*analysis.keywords, *analysis.llm_keywords],
+        keywords=[*analysis.keywords, *analysis.glossary_terms, *analysis.llm_keywords],
         citations=[c.text for c in analysis.citations],
         intents=list(intents),
         index_versions={
@@ -338,9 +338,8 @@ def _scope(catalogue: Mapping[str, _Law], laws: Sequence[str] | None) -> list[st
 
 
 def _search_text(analysis: QuestionAnalysis) -> str:
-    if analysis.llm_keywords:
-        return f"{analysis.question}\n{' '.join(analysis.llm_keywords)}"
-    return analysis.question
+    extra = [*analysis.glossary_terms, *analysis.llm_keywords]
+    return f"{analysis.question}\n{' '.join(extra)}" if extra else analysis.question
 
 
 def _vector_hits(

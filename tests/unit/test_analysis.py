@@ -121,3 +121,14 @@ def test_llm_unreachable_leaves_the_deterministic_analysis():
     settings = Settings(llm_keywords_url="http://127.0.0.1:9/v1", store_timeout_s=0.5)
     analysis = analyse_question("ข้อมูลสุขภาพ", settings)
     assert analysis.llm_keywords == () and "สุขภาพ" in analysis.keywords
+
+
+def test_english_words_bring_the_thai_terms_of_the_glossary():
+    analysis = analyse_question("Do journalists need consent to publish personal data in news?")
+    assert analysis.glossary_terms == ("สื่อมวลชน", "ความยินยอม", "ข้อมูลส่วนบุคคล")
+    # whole words only: "define" holds "fine", "officers" is not "office"
+    assert analyse_question("How do they define the officers?").glossary_terms == ()
+
+
+def test_a_thai_question_quoting_english_words_gets_no_glossary_terms():
+    assert analyse_question("บริษัทไม่ได้จัดทำบันทึก (ROPA) มีโทษปรับเท่าไร").glossary_terms == ()
