@@ -82,9 +82,9 @@ def optimize_vectors(vectors: VectorIndex) -> None:
     `optimize()` and 2 ms after (bench/bench_vectors.py), and the optimize itself takes
     seconds (15-21 s at 67k points, holding the GIL: the process does nothing else), so it
     runs once at the end of `ingest_paths` and of a bulk job, not per law; with nothing new
-    to index it returns at once. A Qdrant server
-    optimizes in the background; there this does nothing. The points are stored either
-    way, so a failure here is logged, not raised: searches are slower until the next run.
+    to index it returns at once. A Qdrant server optimizes in the background; there this
+    does nothing. The points are stored either way, so a failure here is logged, not
+    raised: searches are slower until the next run.
     """
     started = time.perf_counter()
     try:
