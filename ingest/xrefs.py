@@ -5,7 +5,9 @@ writes ranges as "มาตรา ๒๔ ถึงมาตรา ๒๖", narro
 "(๕) (ก)", and names another law after the last section of a list ("มาตรา ๒๒ มาตรา ๒๓
 หรือมาตรา ๒๔ แห่งประมวลกฎหมายแพ่งและพาณิชย์"), so a law name applies to the whole list
 before it. English statutes write "Article 9(2)(a)", "Articles 5, 6, 7 and 9",
-"Articles 15 to 22", "section 26" and "... of Regulation (EU) 2018/1725".
+"Articles 15 to 22", "section 26" and "... of Regulation (EU) 2018/1725". Japanese
+statutes cite "第二十七条第一項第二号" in kanji numerals and name another law right before
+its article ("内閣府設置法第三十九条"); "前条" is the preceding article (Thai "มาตราก่อน").
 
 Every pattern is precompiled; quantifiers are bounded or over disjoint character classes,
 so matching is linear in the text. Scanning is left to right with explicit positions.
@@ -41,7 +43,7 @@ _TH_NUM = (
     rf"(?:{_SP}?{_THAI_SUFFIX})?"
 )
 _TH_SECTION_RE = re.compile(rf"(?<!อนุ)มาตรา{_SP}{{0,3}}(?P<num>{_TH_NUM})")
-_TH_PREVIOUS_RE = re.compile(r"มาตราก่อน")
+_PREVIOUS_RE = re.compile(r"มาตราก่อน|前条")  # "the preceding section", Thai and Japanese
 # A bare number continues a list only when no unit word ("ปี", "บาท") shows it is a quantity.
 _TH_BARE_RE = re.compile(
     rf"{_SP}{{0,3}}(?P<sep>,|และ|หรือ|ถึง){_SP}{{0,3}}(?P<num>{_TH_NUM})"
@@ -156,7 +158,9 @@ def extract_citations(
     into other laws be expanded over that law's real section numbers.
     """
     text = section.text
-    if law.language == "en" or not re.search(r"มาตรา", text):
+    if law.language == "ja":
+        found = _japanese_citations(section)
+    elif law.language == "en" or not re.search(r"มาตรา", text):
         found = _english_citations(section, law, corpus)
     else:
         found = _thai_citations(section, law, corpus)
@@ -501,7 +505,7 @@ def _is_own_heading(text: str, start: int, number: str, section: Section, law: L
 
 
 def _previous_section_citations(section: Section, law: Law) -> list[Citation]:
-    match = _TH_PREVIOUS_RE.search(section.text)
+    match = _PREVIOUS_RE.search(section.text)
     if match is None:
         return []
     ordered = sorted(law.sections, key=lambda s: s.order)
@@ -518,6 +522,66 @@ def _previous_section_citations(section: Section, law: Law) -> list[Citation]:
             kind="previous",
         )
     ]
+
+
+# --- Japanese ---------------------------------------------------------------------------
+
+_KANJI_NUM = r"[〇一二三四五六七八九十百千]+"
+_JA_ARTICLE_RE = re.compile(
+    rf"第(?P<num>{_KANJI_NUM})条(?P<branch>の{_KANJI_NUM})?"
+    rf"(?:第(?P<para>{_KANJI_NUM})項)?(?:第(?P<item>{_KANJI_NUM})号)?"
+)
+# Another law's article: "内閣府設置法第三十九条", "（平成十五年法律第五十八号）第二条", "同法第八条".
+_JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")
+# What may separate the articles of one list ("第二十七条第一項、第二十八条及び第二十九条").
+_JA_LIST_GAP_RE = re.compile(r"^(?:、|及び|並びに|又は|若しくは|から|まで|第\S{1,4}[項号])*$")
+_KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+_KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
+
+
+def kanji_number(text: str) -> int:
+    """ "二十七" -> 27, "百十九" -> 119, "十" -> 10 (the numerals Japanese statutes cite by)."""
+    total = current = 0
+    for char in text:
+        if char in _KANJI_UNITS:
+            total += (current or 1) * _KANJI_UNITS[char]
+            current = 0
+        else:
+            current = _KANJI_DIGITS[char]
+    return total + current
+
+
+def _japanese_citations(section: Section) -> list[Citation]:
+    """Articles of the same law ("第二十七条第一項第二号" -> 27, paragraph 1, item 2). An
+    article right after another law's name or number belongs to that law, and so do the
+    articles listed after it; those are left out, as are branch articles ("第八条の二"),
+    which have no section of their own in the corpus."""
+    text = section.text
+    out: list[Citation] = []
+    external = False
+    previous_end = -1
+    for match in _JA_ARTICLE_RE.finditer(text):
+        before = text[max(0, match.start() - 8) : match.start()]
+        continues = previous_end >= 0 and _JA_LIST_GAP_RE.match(text[previous_end : match.start()])
+        if _JA_OTHER_LAW_BEFORE_RE.search(before):
+            external = True
+        elif not continues:
+            external = False
+        previous_end = match.end()
+        if external or match["branch"]:
+            continue
+        out.append(
+            Citation(
+                source=section.key,
+                law=None,
+                section=str(kanji_number(match["num"])),
+                paragraph=kanji_number(match["para"]) if match["para"] else None,
+                clauses=(str(kanji_number(match["item"])),) if match["item"] else (),
+                span=match.span(),
+                text=match.group(0),
+            )
+        )
+    return out
 
 
 # --- English ----------------------------------------------------------------------------

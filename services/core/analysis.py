@@ -19,6 +19,7 @@ from functools import lru_cache
 import httpx
 
 from ingest import ids
+from ingest.xrefs import kanji_number
 from services.core.settings import REPO_ROOT, Settings
 
 log = logging.getLogger(__name__)
@@ -45,7 +46,7 @@ _LATIN_CITATION = re.compile(
     r"(?:\s*\((?P<para>\d+)\))?(?:\s*\((?P<clause>[a-z]|\d+)\))?",
     re.IGNORECASE,
 )
-_JAPANESE_CITATION = re.compile(r"第\s*(?P<num>\d+)\s*条")
+_JAPANESE_CITATION = re.compile(r"第\s*(?P<num>\d+|[〇一二三四五六七八九十百千]+)\s*条")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
@@ -232,7 +233,10 @@ def extract_section_citations(text: str) -> tuple[CitedSection, ...]:
             )
         )
     for match in _JAPANESE_CITATION.finditer(text):
-        found.append((match.start(), CitedSection(match.group("num"), match.group(0))))
+        number = match.group("num")
+        if not number.isdigit():
+            number = str(kanji_number(number))  # "第二十七条" -> 27
+        found.append((match.start(), CitedSection(number, match.group(0))))
     seen: set[str] = set()
     result: list[CitedSection] = []
     for _, cited in sorted(found, key=lambda item: item[0]):

@@ -26,6 +26,7 @@ from services.core.settings import Settings
         ("มาตรา ๒๖/๑", "26/1", None),
         ("มาตรา ๑๙ ทวิ วรรคสอง", "19 ทวิ", "2"),
         ("第17条", "17", None),
+        ("第二十七条", "27", None),
     ],
 )
 def test_explicit_citations_are_read_in_every_form(text, number, paragraph):

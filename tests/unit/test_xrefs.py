@@ -16,7 +16,7 @@ from ingest.models import Law
 from ingest.parse import read_source
 from ingest.readers.base import make_section
 from ingest.readers.sidataplus import read_marked_links
-from ingest.xrefs import Citation, extract_citations, resolve_citation
+from ingest.xrefs import Citation, extract_citations, kanji_number, resolve_citation
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -178,6 +178,37 @@ def test_english_article_forms() -> None:
         "15",
     ]
     assert [(c.law, c.section) for c in found if c.law] == [("Directive (EU) 2015/1535", "1")]
+
+
+def test_kanji_numerals() -> None:
+    assert [kanji_number(n) for n in ("十", "二十七", "百十九", "百二十五", "千三")] == [
+        10, 27, 119, 125, 1003,
+    ]  # fmt: skip
+
+
+def test_japanese_articles_of_the_same_law_and_not_of_another() -> None:
+    sections = [
+        make_section("jp-test", str(n), "規定", language="ja", order=n) for n in (16, 27, 28, 30)
+    ]
+    text = (
+        "第二十七条第一項第二号、第二十八条及び第三十条の規定により（第十六条第二項）、"
+        "内閣府設置法第三十九条及び第五十五条並びに同法第八条の三、"
+        "（平成十五年法律第五十八号）第二条第一項、第二十七条の二に規定する前条の場合"
+    )
+    sections.append(make_section("jp-test", "31", text, language="ja", order=31))
+    law = Law(
+        id="jp-test", title="個人情報の保護に関する法律", language="ja", jurisdiction="JP",
+        source="test", aliases=(), sections=sections,
+    )  # fmt: skip
+    found = extract_citations(sections[-1], law)
+    assert _summary(found) == [
+        (None, "27", 1, ("2",)),
+        (None, "28", None, ()),
+        (None, "30", None, ()),
+        (None, "16", 2, ()),
+        (None, "30", None, ()),  # 前条: the preceding section
+    ]
+    assert [c.kind for c in found][-1] == "previous"
 
 
 # --- measured against ground truth ------------------------------------------------------
