@@ -5,7 +5,9 @@
   it punishes are the citations that directly follow a breach verb ("ผู้ใดฝ่าฝืนมาตรา ๒๖
   วรรคหนึ่งหรือวรรคสาม หรือมาตรา ๒๘", "ไม่ปฏิบัติตามมาตรา…", "ไม่เป็นไปตามมาตรา…",
   "contravenes section…") or continue that list; a citation that only qualifies the act
-  ("อันเกี่ยวกับข้อมูลส่วนบุคคลตามมาตรา ๒๖") is a reference, not a breach.
+  ("อันเกี่ยวกับข้อมูลส่วนบุคคลตามมาตรา ๒๖") is a reference, not a breach. Japanese names
+  the articles first and the breach after them ("第百四十三条の規定に違反して…罰金に処する";
+  過料 is an administrative fine).
 - Definitions: “…” หมายความว่า …, ‘x’ means …; a section uses a term when its text
   contains the exact term (longer defined terms masked first, so "บุคคล" is not counted
   inside "ข้อมูลส่วนบุคคล"), the defining section excepted.
@@ -26,10 +28,13 @@ from ingest.xrefs import Resolution
 
 _PENALTY_RE = re.compile(
     r"ระวางโทษ|ต้องโทษปรับ|liable\s(?:on\sconviction\s)?to\s(?:a\s)?(?:fine|imprisonment)|"
-    r"subject\sto\sadministrative\sfines|administrative\sfines?\sup\sto|guilty\sof\san\soffence",
+    r"subject\sto\sadministrative\sfines|administrative\sfines?\sup\sto|guilty\sof\san\soffence|"
+    r"(?:罰金|過料|拘禁刑|懲役)に処する",
     re.IGNORECASE,
 )
-_ADMINISTRATIVE_RE = re.compile(r"ปรับทางปกครอง|administrative\sfine|financial\spenalty", re.I)
+_ADMINISTRATIVE_RE = re.compile(
+    r"ปรับทางปกครอง|administrative\sfine|financial\spenalty|過料", re.IGNORECASE
+)
 # PDF-derived text breaks words with stray spaces ("ไม่ปฏิบัติ ตามมาตรา ๒๘"), hence the "\s?".
 _TH_BREACH_RE = re.compile(
     r"(?:ฝ่าฝืน\s?หรือ\s?ไม่ปฏิบัติ\s?ตาม|ฝ่าฝืน|(?:ละเว้น\s?)?ไม่ปฏิบัติ\s?ตาม|ไม่เป็นไป\s?ตาม"
@@ -52,6 +57,13 @@ _LIST_GAP_RE = re.compile(
     r"(?:(?:ฝ่าฝืน|ไม่ปฏิบัติตาม|ไม่เป็นไปตาม)[ \t\u00a0]{0,2})?"
 )
 _LOOSE_BREACH_WINDOW = 120  # "ไม่ปฏิบัติตามคำสั่ง…ตามมาตรา ๗๕": an order made under a section
+# Japanese puts the breach after the articles: "第百四十三条の規定に違反して",
+# "第百四十八条第二項又は第三項の規定による命令に違反した", "第五十一条第一項の規定による届出をせず".
+_JA_LIST_MORE_RE = re.compile(
+    r"(?:又は|若しくは|及び|、)(?:第[〇一二三四五六七八九十百千]+(?:条|項|号))+"
+    r"|（[^（）]{0,60}）"
+)
+_JA_BREACH_AFTER_RE = re.compile(r"の規定(?:に違反|による[^。、]{0,20}?(?:に違反|をせず|を拒))")
 
 
 @dataclass(frozen=True)
@@ -110,6 +122,8 @@ def _breached(
         return []
     if _EN_LISTED_BREACHES_RE.search(text, start, end):
         return [r.target for r in targets if r.target]
+    if language == "ja":
+        return [r.target for r in targets if r.target and _breached_ja(text, r.citation.span[1])]
     trigger_re = _EN_BREACH_RE if language == "en" else _TH_BREACH_RE
     triggers = [m.end() for m in trigger_re.finditer(text, start, end)]
     loose_triggers = sorted(
@@ -134,6 +148,14 @@ def _breached(
         else:
             chain_end = None
     return out
+
+
+def _breached_ja(text: str, at: int) -> bool:
+    """Whether the article cited just before `at` is breached: the rest of its list, then
+    "の規定に違反" (or an order, report or filing under it not obeyed)."""
+    while more := _JA_LIST_MORE_RE.match(text, at):
+        at = more.end()
+    return _JA_BREACH_AFTER_RE.match(text, at) is not None
 
 
 def _is_gap(text: str, begin: int, end: int) -> bool:
@@ -164,11 +186,12 @@ def _clause_groups(text: str, language: str) -> list[tuple[int, int]]:
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        starts_group = (
-            bool(re.match(r"^\d{1,3}\.\s", stripped))
-            if language == "en"
-            else bool(stripped) and not stripped.startswith("(")
-        )
+        if language == "en":
+            starts_group = bool(re.match(r"^\d{1,3}\.\s", stripped))
+        elif language == "ja":  # items "1. …" belong to the paragraph above them
+            starts_group = bool(stripped) and not re.match(r"^\d{1,3}\.\s", stripped)
+        else:
+            starts_group = bool(stripped) and not stripped.startswith("(")
         if starts_group or not groups:
             groups.append((offset, offset + len(line)))
         else:

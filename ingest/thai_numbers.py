@@ -129,9 +129,37 @@ def parse_duration_months(text: str) -> int | None:
     return math.ceil(months)
 
 
+_FINE_JA_RE = re.compile(r"(?P<n>[〇一二三四五六七八九十百千万億]+)円以下")
+_PRISON_JA_RE = re.compile(
+    r"(?P<n>[〇一二三四五六七八九十]+)(?P<unit>年|月)以下の(?:拘禁刑|懲役|禁錮)"
+)
+_KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
+_KANJI_SMALL_UNITS = {"十": 10, "百": 100, "千": 1000}
+_KANJI_BIG_UNITS = {"万": 10_000, "億": 100_000_000}
+
+
+def parse_kanji_number(text: str) -> int:
+    """ "二十七" -> 27, "百万" -> 1,000,000, "一億" -> 100,000,000 (Japanese statutes)."""
+    total = section = current = 0
+    for char in text:
+        if char in _KANJI_BIG_UNITS:
+            total += ((section + current) or 1) * _KANJI_BIG_UNITS[char]
+            section = current = 0
+        elif char in _KANJI_SMALL_UNITS:
+            section += (current or 1) * _KANJI_SMALL_UNITS[char]
+            current = 0
+        else:
+            current = _KANJI_DIGITS[char]
+    return total + section + current
+
+
 def max_fine(text: str) -> tuple[int, str] | None:
     """The largest fine a penalty text allows, with its currency ("THB", "EUR", ...)."""
     best: tuple[int, str] | None = None
+    for match in _FINE_JA_RE.finditer(text):
+        yen = parse_kanji_number(match["n"])
+        if best is None or yen > best[0]:
+            best = (yen, "JPY")
     for match in _FINE_TH_RE.finditer(text):
         value = parse_thai_number(match["n"])
         if value is not None and (best is None or value > best[0]):
@@ -148,6 +176,10 @@ def max_fine(text: str) -> tuple[int, str] | None:
 def max_prison_months(text: str) -> int | None:
     """The longest prison term a penalty text allows, in months."""
     best: int | None = None
+    for match in _PRISON_JA_RE.finditer(text):
+        term = parse_kanji_number(match["n"]) * (12 if match["unit"] == "年" else 1)
+        if best is None or term > best:
+            best = term
     for match in _PRISON_TH_RE.finditer(text):
         months = parse_duration_months(match["d"])
         if months is not None and (best is None or months > best):

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ingest.corpus import CorpusIndex, normalise_law_name, normalise_section_number
 from ingest.ids import thai_to_arabic_digits
 from ingest.models import Law, Section
-from ingest.thai_numbers import parse_thai_number
+from ingest.thai_numbers import parse_kanji_number, parse_thai_number
 
 _SP = r"[ \t\u00a0\u200b]"  # modifiers and lists never cross a line break
 # Latin-style ordinals after a number ("19 ทวิ" = 19 bis ... "65 เอกวีสติ" = 65 (21st)).
@@ -535,20 +535,6 @@ _JA_ARTICLE_RE = re.compile(
 _JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")
 # What may separate the articles of one list ("第二十七条第一項、第二十八条及び第二十九条").
 _JA_LIST_GAP_RE = re.compile(r"^(?:、|及び|並びに|又は|若しくは|から|まで|第\S{1,4}[項号])*$")
-_KANJI_DIGITS = {c: i for i, c in enumerate("〇一二三四五六七八九")}
-_KANJI_UNITS = {"十": 10, "百": 100, "千": 1000}
-
-
-def kanji_number(text: str) -> int:
-    """ "二十七" -> 27, "百十九" -> 119, "十" -> 10 (the numerals Japanese statutes cite by)."""
-    total = current = 0
-    for char in text:
-        if char in _KANJI_UNITS:
-            total += (current or 1) * _KANJI_UNITS[char]
-            current = 0
-        else:
-            current = _KANJI_DIGITS[char]
-    return total + current
 
 
 def _japanese_citations(section: Section) -> list[Citation]:
@@ -574,9 +560,9 @@ def _japanese_citations(section: Section) -> list[Citation]:
             Citation(
                 source=section.key,
                 law=None,
-                section=str(kanji_number(match["num"])),
-                paragraph=kanji_number(match["para"]) if match["para"] else None,
-                clauses=(str(kanji_number(match["item"])),) if match["item"] else (),
+                section=str(parse_kanji_number(match["num"])),
+                paragraph=parse_kanji_number(match["para"]) if match["para"] else None,
+                clauses=(str(parse_kanji_number(match["item"])),) if match["item"] else (),
                 span=match.span(),
                 text=match.group(0),
             )

@@ -19,7 +19,7 @@ from functools import lru_cache
 import httpx
 
 from ingest import ids
-from ingest.xrefs import kanji_number
+from ingest.thai_numbers import parse_kanji_number
 from services.core.settings import REPO_ROOT, Settings
 
 log = logging.getLogger(__name__)
@@ -235,7 +235,7 @@ def extract_section_citations(text: str) -> tuple[CitedSection, ...]:
     for match in _JAPANESE_CITATION.finditer(text):
         number = match.group("num")
         if not number.isdigit():
-            number = str(kanji_number(number))  # "第二十七条" -> 27
+            number = str(parse_kanji_number(number))  # "第二十七条" -> 27
         found.append((match.start(), CitedSection(number, match.group(0))))
     seen: set[str] = set()
     result: list[CitedSection] = []

@@ -135,6 +135,33 @@ def test_gdpr_article_83_tiers_penalize_the_listed_articles() -> None:
 
 
 @needs_shared
+def test_japanese_penalties_name_the_articles_before_the_breach() -> None:
+    texts = {
+        "30": "開示", "31": "訂正", "51": "届出", "56": "提供", "143": "秘密",
+        "177": "第百四十三条の規定に違反して秘密を漏らし、又は盗用した者は、"
+        "二年以下の拘禁刑又は百万円以下の罰金に処する。",
+        "185": "次の各号のいずれかに該当する者は、十万円以下の過料に処する。\n"
+        "  1. 第三十条第二項（第三十一条第三項において準用する場合を含む。）又は第五十六条の"
+        "規定に違反した者\n"
+        "  2. 第五十一条第一項の規定による届出をせず、又は虚偽の届出をした者",
+    }  # fmt: skip
+    sections = [
+        make_section("jp-test", n, t, language="ja", order=i)
+        for i, (n, t) in enumerate(texts.items(), start=1)
+    ]
+    law = Law(
+        id="jp-test", title="個人情報の保護に関する法律", language="ja", jurisdiction="JP",
+        source="test", aliases=(), sections=sections,
+    )  # fmt: skip
+    (criminal,) = _penalties(law, "177")
+    assert _breached([criminal]) == {"143"}
+    assert (criminal.kind, criminal.max_fine, criminal.currency) == ("criminal", 1_000_000, "JPY")
+    assert criminal.max_prison_months == 24
+    (fine,) = _penalties(law, "185")
+    assert _breached([fine]) == {"30", "56", "51"}  # not 31: it only says where 30 applies
+    assert (fine.kind, fine.max_fine) == ("administrative", 100_000)
+
+
 def test_pdpa_definitions_and_term_use(pdpa: Law) -> None:
     definitions = find_definitions(pdpa)
     terms = {d.term for d in definitions}

@@ -16,7 +16,8 @@ from ingest.models import Law
 from ingest.parse import read_source
 from ingest.readers.base import make_section
 from ingest.readers.sidataplus import read_marked_links
-from ingest.xrefs import Citation, extract_citations, kanji_number, resolve_citation
+from ingest.thai_numbers import parse_kanji_number
+from ingest.xrefs import Citation, extract_citations, resolve_citation
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -181,8 +182,9 @@ def test_english_article_forms() -> None:
 
 
 def test_kanji_numerals() -> None:
-    assert [kanji_number(n) for n in ("十", "二十七", "百十九", "百二十五", "千三")] == [
-        10, 27, 119, 125, 1003,
+    numerals = ("十", "二十七", "百十九", "百二十五", "千三", "五十万", "一億")
+    assert [parse_kanji_number(n) for n in numerals] == [
+        10, 27, 119, 125, 1003, 500_000, 100_000_000,
     ]  # fmt: skip
 
 
