@@ -72,6 +72,18 @@ class Stack:
             embedder=self.embedder if with_vectors else None,
         )
 
+    def load(self, corpus: str, *, vectors: str) -> tuple[IngestReport, float, bool]:
+        """Ingest a named corpus, with vectors for the PDPA (or for every corpus when
+        `vectors` is "all"); print its load problems. The report, the seconds it took, and
+        whether it was embedded."""
+        with_vectors = corpus == "pdpa" or vectors == "all"
+        started = time.perf_counter()
+        report = self.ingest(corpus_paths(corpus), with_vectors=with_vectors)
+        load_s = time.perf_counter() - started
+        if not report.ok:
+            print(f"{corpus}: {len(report.errors)} load problems, first: {report.errors[:3]}")
+        return report, load_s, with_vectors
+
     def deps(self) -> dict[str, Any]:
         return {
             "graph": self.graph,

@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -28,10 +27,13 @@ from typing import Any
 
 import httpx
 
-from services.core import arcadedb
-from services.core.arcadedb import LocalArcadeDB
-
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench._stack import free_port  # noqa: E402
+from services.core import arcadedb  # noqa: E402
+from services.core.arcadedb import LocalArcadeDB  # noqa: E402
+
 SHARED = REPO.parent / "shared"
 DEFAULT_SOURCE = SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl"
 
@@ -44,12 +46,6 @@ logging.basicConfig(level=logging.WARNING)
 uvicorn.run(create_app(get_settings()), host="127.0.0.1", port=int(sys.argv[1]),
             log_level="warning")
 """
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def tree(pid: int) -> list[int]:

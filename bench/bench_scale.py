@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -28,7 +27,6 @@ from bench._stack import (  # noqa: E402
     CORPORA,
     DEV_SET,
     Stack,
-    corpus_paths,
     open_stack,
     time_calls,
 )
@@ -48,12 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with open_stack(args.data_dir, threads=args.threads) as stack:
         for corpus in corpora:
-            with_vectors = corpus == "pdpa" or args.vectors == "all"
-            started = time.perf_counter()
-            report = stack.ingest(corpus_paths(corpus), with_vectors=with_vectors)
-            load_s = time.perf_counter() - started
-            if not report.ok:
-                print(f"{corpus}: {len(report.errors)} load problems, first: {report.errors[:3]}")
+            _, load_s, _ = stack.load(corpus, vectors=args.vectors)
             published = stack.published()
             row: dict[str, Any] = {
                 "step": f"+{corpus}",

@@ -22,14 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench._stack import CORPORA, DEV_SET, corpus_paths, open_stack, time_calls  # noqa: E402
+from bench._stack import CORPORA, DEV_SET, open_stack, time_calls  # noqa: E402
 from services.core.evaluation import load_gold  # noqa: E402
 from services.core.retrieval import search  # noqa: E402
 
@@ -41,12 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     with open_stack(args.data_dir, threads=args.threads) as stack:
         for corpus in corpora:
-            with_vectors = corpus == "pdpa" or args.vectors == "all"
-            started = time.perf_counter()
-            report = stack.ingest(corpus_paths(corpus), with_vectors=with_vectors)
-            load_s = time.perf_counter() - started
-            if not report.ok:
-                print(f"{corpus}: {len(report.errors)} load problems, first: {report.errors[:3]}")
+            report, load_s, with_vectors = stack.load(corpus, vectors=args.vectors)
             sizes = stack.sizes()
             if sizes["chunks"] == 0:
                 print("no vector points after loading: the ingestion's vector step is not wired")

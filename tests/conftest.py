@@ -5,7 +5,6 @@ not start (other ArcadeDB servers may run on this machine)."""
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,10 @@ from services.core import arcadedb
 from services.core.arcadedb import LocalArcadeDB
 from services.core.graph_store import BoltGraphStore
 from services.core.settings import Settings
+from tests.live_stack import empty_store, free_port
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -63,13 +57,7 @@ def graph_settings(arcadedb_server: LocalArcadeDB) -> Settings:
 @pytest.fixture
 def graph_store(arcadedb_server: LocalArcadeDB) -> Iterator[BoltGraphStore]:
     """A store on an empty database (everything a previous test wrote is deleted)."""
-    store = BoltGraphStore(
-        arcadedb_server.bolt_uri,
-        user=arcadedb_server.user,
-        password=arcadedb_server.password,
-        database=arcadedb_server.database,
-    )
-    store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    store = empty_store(arcadedb_server)
     try:
         yield store
     finally:

@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import httpx
 
 from services.core.arcadedb import LocalArcadeDB
+from services.core.graph_store import BoltGraphStore
 
 REPO = Path(__file__).resolve().parents[1]
 PDPA = REPO / "data" / "th-pdpa-2562" / "about.md"
@@ -67,6 +68,15 @@ def stop(proc: subprocess.Popen[bytes] | None, timeout_s: float = 15) -> None:
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
+
+
+def empty_store(server: LocalArcadeDB) -> BoltGraphStore:
+    """A store on the test server's database, with everything earlier tests wrote deleted."""
+    store = BoltGraphStore(
+        server.bolt_uri, user=server.user, password=server.password, database=server.database
+    )
+    store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    return store
 
 
 def stack_env(root: Path, arcadedb: LocalArcadeDB, **extra: str) -> dict[str, str]:

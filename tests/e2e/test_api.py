@@ -13,10 +13,10 @@ import httpx
 import pytest
 
 from services.core.arcadedb import LocalArcadeDB
-from services.core.graph_store import BoltGraphStore
 from tests.live_stack import (
     PDPA,
     REPO,
+    empty_store,
     free_port,
     http_ok,
     ingest_inline,
@@ -44,14 +44,7 @@ def api(arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
     port = free_port()
     env = stack_env(root, arcadedb_server, LEXGRAPH_API_PORT=str(port),
                     LEXGRAPH_STORE_TIMEOUT_S="2")  # fmt: skip
-    wipe = BoltGraphStore(
-        arcadedb_server.bolt_uri,
-        user=arcadedb_server.user,
-        password=arcadedb_server.password,
-        database=arcadedb_server.database,
-    )
-    wipe.run_cypher("MATCH (n) DETACH DELETE n", write=True)
-    wipe.close()
+    empty_store(arcadedb_server).close()
     report = ingest_inline(env, PDPA)
     _index_if_ingestion_did_not(env, report)
     proc = start_api(root, env, port)

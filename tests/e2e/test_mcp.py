@@ -20,8 +20,16 @@ from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
 from services.core.arcadedb import LocalArcadeDB
-from services.core.graph_store import BoltGraphStore
-from tests.live_stack import PDPA, REPO, free_port, ingest_inline, stack_env, start_api, stop
+from tests.live_stack import (
+    PDPA,
+    REPO,
+    empty_store,
+    free_port,
+    ingest_inline,
+    stack_env,
+    start_api,
+    stop,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
@@ -39,14 +47,7 @@ def api_url(
     root = tmp_path_factory.mktemp("mcp-stack")
     port = free_port()
     env = stack_env(root, arcadedb_server, LEXGRAPH_API_PORT=str(port))
-    wipe = BoltGraphStore(
-        arcadedb_server.bolt_uri,
-        user=arcadedb_server.user,
-        password=arcadedb_server.password,
-        database=arcadedb_server.database,
-    )
-    wipe.run_cypher("MATCH (n) DETACH DELETE n", write=True)
-    wipe.close()
+    empty_store(arcadedb_server).close()
     ingest_inline(env, PDPA)
     proc = start_api(root, env, port)
     try:

@@ -27,6 +27,7 @@ from ingest.parse import read_source
 from services.core.arcadedb import LocalArcadeDB
 from services.core.graph_store import BoltGraphStore
 from tests.conftest import REPO, SHARED
+from tests.live_stack import empty_store
 
 pytestmark = pytest.mark.integration
 
@@ -61,13 +62,7 @@ def pdpa_graph() -> LawGraph:
 
 @pytest.fixture(scope="module")
 def pdpa_store(arcadedb_server: LocalArcadeDB, pdpa_graph: LawGraph) -> Iterator[BoltGraphStore]:
-    store = BoltGraphStore(
-        arcadedb_server.bolt_uri,
-        user=arcadedb_server.user,
-        password=arcadedb_server.password,
-        database=arcadedb_server.database,
-    )
-    store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    store = empty_store(arcadedb_server)
     store.apply_schema()
     version = store.load_law(pdpa_graph)
     store.run_write("law_publish", law=LAW, version=version)

@@ -11,7 +11,6 @@ import json
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,6 +23,7 @@ import pytest
 
 from services.core.errors import NotFound
 from services.core.jobs import LawEntry, RedisJobStore
+from tests.live_stack import empty_store, free_port, http_ok, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -33,28 +33,12 @@ NITIBENCH = SHARED / "corpus" / "nitibench-ccl-laws"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _probe_rounds(path: Path) -> int:
     """Rounds the probe has finished (0 while the file is missing or being rewritten)."""
     try:
         return int(path.read_text())
     except (OSError, ValueError):
         return 0
-
-
-def wait_for(predicate, timeout_s: float, what: str, interval_s: float = 0.1):  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        value = predicate()
-        if value:
-            return value
-        time.sleep(interval_s)
-    raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
 
 
 def stop_pid(
@@ -333,7 +317,7 @@ class Stack:
 
     def start_api(self) -> None:
         self.api = self._spawn([sys.executable, "-c", API_LAUNCHER, str(self.api_port)], "api")
-        wait_for(lambda: _http_ok(self.api_url + "/healthz"), 120, "the API process")
+        wait_for(lambda: http_ok(self.api_url + "/healthz"), 120, "the API process")
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         n = len(self.workers)
@@ -379,17 +363,10 @@ class Stack:
         )
 
 
-def _http_ok(url: str) -> bool:
-    try:
-        return httpx.get(url, timeout=2).status_code == 200
-    except httpx.HTTPError:
-        return False
-
-
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory, redis_url: str, arcadedb_server):  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("stack")
-    _wipe_graph(arcadedb_server)
+    empty_store(arcadedb_server).close()
     s = Stack(root, redis_url, arcadedb_server)
     try:
         s.start_api()
@@ -403,11 +380,6 @@ def _driver(server):  # type: ignore[no-untyped-def]
     import neo4j
 
     return neo4j.GraphDatabase.driver(server.bolt_uri, auth=(server.user, server.password))
-
-
-def _wipe_graph(server) -> None:  # type: ignore[no-untyped-def]
-    with _driver(server) as driver:
-        driver.execute_query("MATCH (n) DETACH DELETE n", database_=server.database)
 
 
 def _graph_counts(server) -> dict[str, int]:  # type: ignore[no-untyped-def]
@@ -547,7 +519,7 @@ def test_corpus_job_survives_a_killed_worker_and_never_shows_half_a_law(
     # an uninterrupted run from empty stores gives the same counts as the killed one
     laws = httpx.get(f"{stack.api_url}/v1/jobs/{job_id}", params={"laws": "true"}, timeout=30)
     law_ids = [e["law_id"] for e in laws.json()["law_entries"]]
-    _wipe_graph(arcadedb_server)
+    empty_store(arcadedb_server).close()
     _wipe_vectors(stack, law_ids)
     assert _vector_counts(stack) == {"points:chunks": 0, "points:profiles": 0}
     started = time.monotonic()
@@ -613,7 +585,7 @@ def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     arcadedb_server,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    _wipe_graph(arcadedb_server)
+    empty_store(arcadedb_server).close()
     corpus = _corpus(tmp_path)  # 36 laws: far more than finish before the cancel lands
     job_id = _submit(stack, [str(corpus)])
     wait_for(lambda: _job(stack, job_id)["state"] == "running", 120, "the job to start")
