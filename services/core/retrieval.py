@@ -230,12 +230,13 @@ def search(
     # chunks only to choose anchors (a deeper list would reorder the fused top 10).
     flat_depth = max(top_k, settings.seed_profiles)
     deep_hits, hits = hits, {name: found[:flat_depth] for name, found in hits.items()}
-    vector_scores, deep_scores = _fuse(hits), _fuse(deep_hits)
+    vector_scores = deep_scores = _fuse(hits)  # the flat modes fetch no deeper list
     kinds = _hit_kinds(deep_hits)
     seeds: list[Seed] = []
     rows: list[dict[str, Any]] = []
     if mode == "graph":
         # Each hit weighs by how much of the vector evidence its law holds.
+        deep_scores = _fuse(deep_hits)
         focus = _law_focus(deep_scores)
         vector_scores = {k: v * focus[_law_of(k)] for k, v in vector_scores.items()}
         deep_scores = {k: v * focus[_law_of(k)] for k, v in deep_scores.items()}
