@@ -28,6 +28,7 @@ from ingest.rules import (
     find_penalties,
     find_term_uses,
 )
+from ingest.structure import place_at
 from ingest.xrefs import Resolution, extract_citations, resolve_citation
 
 CURATED_DIR = Path(__file__).resolve().parent.parent / "data" / "curated"
@@ -111,7 +112,7 @@ class _Builder:
         self.nodes: dict[tuple[NodeLabel, str], Node] = {}
         self.edges: dict[tuple[RelType, str, str], Edge] = {}
         self.unresolved: list[dict[str, Any]] = []
-        self.section_keys = {s.key for s in law.sections}
+        self.sections = {s.key: s for s in law.sections}
 
     # -- nodes and edges --
     def node(self, label: NodeLabel, key: str, props: Mapping[str, Any]) -> None:
@@ -217,9 +218,21 @@ class _Builder:
                     ),
                     "clauses": sorted({"/".join(c.clauses) for c in _cites(items) if c.clauses}),
                     "spans": _spans(items),
-                    "cross_law": target not in self.section_keys,
+                    **self._citing_places(source, items),
+                    "cross_law": target not in self.sections,
                 },
             )
+
+    def _citing_places(self, source: str, items: list[Resolution]) -> dict[str, list[Any]]:
+        """Where in the citing section the citations sit: paragraphs, and clauses ("6" for
+        PDPA s.23 (๖), "5/ก" for (๕) (ก)), so that a question about "section 23(6)" can
+        follow only what that clause cites."""
+        section = self.sections[source]
+        places = {place_at(section.paragraphs, r.citation.span[0]) for r in items}
+        return {
+            "from_paragraphs": sorted({index for index, _ in places if index is not None}),
+            "from_clauses": sorted({"/".join(path) for _, path in places if path}),
+        }
 
     def _unresolved(self, resolution: Resolution) -> None:
         citation = resolution.citation

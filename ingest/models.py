@@ -19,6 +19,7 @@ class Clause:
     number: str  # normalised, Arabic digits or the letter, e.g. "5", "ก", "a"
     text: str
     children: tuple[Clause, ...] = ()
+    span: tuple[int, int] = (0, 0)  # offsets in the section text, sub-clauses included
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,7 @@ class Paragraph:
     index: int
     text: str
     clauses: tuple[Clause, ...] = ()
+    span: tuple[int, int] = (0, 0)  # offsets in the section text
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ marker; EU drafting numbers its paragraphs "1.", "2." and keeps unnumbered lines
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ingest.ids import thai_to_arabic_digits
@@ -27,6 +28,7 @@ class _ClauseBuilder:
     label: str
     number: str
     kind: str  # "number" | "letter" | "roman"
+    span: tuple[int, int]
     lines: list[str] = field(default_factory=list)
     children: list[_ClauseBuilder] = field(default_factory=list)
 
@@ -36,79 +38,123 @@ class _ClauseBuilder:
             number=self.number,
             text=" ".join(self.lines).strip(),
             children=tuple(child.build() for child in self.children),
+            span=self.span,
         )
 
 
 @dataclass
 class _ParagraphBuilder:
     index: int
+    span: tuple[int, int]
     lines: list[str] = field(default_factory=list)
     clauses: list[_ClauseBuilder] = field(default_factory=list)
+
+    def add(self, line: _Line) -> None:
+        self.lines.append(line.text)
+        self.span = (self.span[0], line.end)
 
     def build(self) -> Paragraph:
         return Paragraph(
             index=self.index,
             text="\n".join(self.lines).strip(),
             clauses=tuple(clause.build() for clause in self.clauses),
+            span=self.span,
         )
 
 
 def split_paragraphs(text: str) -> tuple[Paragraph, ...]:
     """Paragraphs of a section text with their clauses nested: "(ก)" under "(๕)",
-    "(i)" under "(a)"; EU "1." paragraphs keep their number as the index."""
-    lines = _join_bare_markers([line.strip() for line in text.splitlines()])
-    lines = [line for line in lines if line]
-    numbered_eu = sum(1 for line in lines if _EU_PARAGRAPH.match(line)) >= 1 and bool(
-        lines and _EU_PARAGRAPH.match(lines[0])
-    )
+    "(i)" under "(a)"; EU "1." paragraphs keep their number as the index. Each clause
+    keeps its offsets in `text` (its own line, and its sub-clauses' lines)."""
+    lines = _join_bare_markers(_lines(text))
+    numbered_eu = bool(lines and _EU_PARAGRAPH.match(lines[0].text))
     paragraphs: list[_ParagraphBuilder] = []
     for line in lines:
-        marker = _MARKER.match(line)
+        marker = _MARKER.match(line.text)
         if marker and paragraphs:
             _add_clause(paragraphs[-1], marker.group("mark"), line, marker.end())
-            paragraphs[-1].lines.append(line)
+            paragraphs[-1].add(line)
             continue
-        eu = _EU_PARAGRAPH.match(line) if numbered_eu else None
-        if eu:
-            paragraphs.append(_ParagraphBuilder(index=int(eu.group("num")), lines=[line]))
-        elif numbered_eu and paragraphs:
-            paragraphs[-1].lines.append(line)  # an EU subparagraph stays in its paragraph
-        else:
-            paragraphs.append(_ParagraphBuilder(index=len(paragraphs) + 1, lines=[line]))
-            if marker:  # a text that opens with a clause: the clause is the paragraph
-                _add_clause(paragraphs[-1], marker.group("mark"), line, marker.end())
+        eu = _EU_PARAGRAPH.match(line.text) if numbered_eu else None
+        if numbered_eu and paragraphs and not eu:
+            paragraphs[-1].add(line)  # an EU subparagraph stays in its paragraph
+            continue
+        index = int(eu.group("num")) if eu else len(paragraphs) + 1
+        paragraphs.append(_ParagraphBuilder(index, (line.start, line.end), [line.text]))
+        if marker:  # a text that opens with a clause: the clause is the paragraph
+            _add_clause(paragraphs[-1], marker.group("mark"), line, marker.end())
     return tuple(paragraph.build() for paragraph in paragraphs)
 
 
-def _join_bare_markers(lines: list[str]) -> list[str]:
-    """OCS and EUR-Lex put a lone "(a)" / "(๑)" on its own line before the clause text."""
-    joined: list[str] = []
-    pending = ""
-    for line in lines:
-        if not line:
+def place_at(paragraphs: Sequence[Paragraph], offset: int) -> tuple[int | None, tuple[str, ...]]:
+    """Where `offset` of the text `paragraphs` came from lies: the paragraph's index and
+    the clause path inside it, e.g. (1, ("6",)) inside "(๖)" of the first paragraph,
+    (1, ("5", "ก")) inside "(๕) (ก)", (2, ()) in a second paragraph without clauses."""
+    for paragraph in paragraphs:
+        if not paragraph.span[0] <= offset < paragraph.span[1]:
             continue
-        if pending:
-            line = f"{pending} {line}"
-            pending = ""
-        marker = _MARKER.match(line)
-        if marker and marker.end() == len(line):
+        path: list[str] = []
+        clauses = paragraph.clauses
+        while found := next((c for c in clauses if c.span[0] <= offset < c.span[1]), None):
+            path.append(found.number)
+            clauses = found.children
+        return paragraph.index, tuple(path)
+    return None, ()
+
+
+@dataclass(frozen=True)
+class _Line:
+    text: str  # stripped
+    start: int  # offsets of the stripped text in the section text
+    end: int
+
+
+def _lines(text: str) -> list[_Line]:
+    lines: list[_Line] = []
+    offset = 0
+    for raw in text.splitlines(keepends=True):
+        stripped = raw.strip()
+        if stripped:
+            start = offset + raw.index(stripped)
+            lines.append(_Line(stripped, start, start + len(stripped)))
+        offset += len(raw)
+    return lines
+
+
+def _join_bare_markers(lines: list[_Line]) -> list[_Line]:
+    """OCS and EUR-Lex put a lone "(a)" / "(๑)" on its own line before the clause text."""
+    joined: list[_Line] = []
+    pending: _Line | None = None
+    for line in lines:
+        if pending is not None:
+            line = _Line(f"{pending.text} {line.text}", pending.start, line.end)
+            pending = None
+        marker = _MARKER.match(line.text)
+        if marker and marker.end() == len(line.text):
             pending = line
             continue
         joined.append(line)
-    if pending:
+    if pending is not None:
         joined.append(pending)
     return joined
 
 
-def _add_clause(paragraph: _ParagraphBuilder, mark: str, line: str, end: int) -> None:
+def _add_clause(paragraph: _ParagraphBuilder, mark: str, line: _Line, end: int) -> None:
     kind = _marker_kind(mark, paragraph)
     number = thai_to_arabic_digits(mark) if kind == "number" else mark
-    clause = _ClauseBuilder(label=f"({mark})", number=number, kind=kind, lines=[line[end:]])
+    clause = _ClauseBuilder(
+        label=f"({mark})",
+        number=number,
+        kind=kind,
+        span=(line.start, line.end),
+        lines=[line.text[end:]],
+    )
     top = paragraph.clauses
     # Nest one level: letters under numbers (Thai "(ก)" under "(๕)"), romans under
     # letters (EU "(i)" under "(a)"). Anything else is a sibling.
     if top and _nests_under(kind, top[-1].kind):
         top[-1].children.append(clause)
+        top[-1].span = (top[-1].span[0], line.end)
     else:
         top.append(clause)
 

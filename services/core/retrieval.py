@@ -36,6 +36,7 @@ from typing import Any, Literal
 from ingest.graph import RelType
 from services.core import telemetry
 from services.core.analysis import (
+    CitedSection,
     QuestionAnalysis,
     analyse_question,
     arabic_to_thai,
@@ -241,7 +242,16 @@ def search(
         vector_scores = {k: v * focus[_law_of(k)] for k, v in vector_scores.items()}
         deep_scores = {k: v * focus[_law_of(k)] for k, v in deep_scores.items()}
         seeds = _seeds(
-            graph, analysis, vector_scores, deep_scores, kinds, catalogue, scope, hits, settings
+            graph,
+            analysis,
+            vector_scores,
+            deep_scores,
+            kinds,
+            catalogue,
+            scope,
+            hits,
+            published,
+            settings,
         )
     if seeds and max_hops > 0:
         with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
@@ -461,16 +471,20 @@ def _seeds(
     catalogue: Mapping[str, _Law],
     scope: list[str] | None,
     hits: Mapping[str, list[VectorHit]],
+    published: list[str],
     settings: Settings,
 ) -> list[Seed]:
     seeds: dict[str, Seed] = {}
     cited_laws = (
         _citation_laws(graph, analysis, catalogue, scope, hits) if analysis.citations else []
     )
+    places: dict[str, CitedSection] = {}
     for law_id in cited_laws:
         for cited in analysis.citations[:10]:
             key = f"{law_id}:s:{cited.number}"
             seeds.setdefault(key, Seed(key, law_id, "citation", 1.0, cited.text))
+            if cited.paragraph or cited.clause:
+                places.setdefault(key, cited)
     ranked = sorted(vector_scores.items(), key=lambda item: (-item[1], item[0]))
     walkable = [(k, v) for k, v in ranked if kinds.get(k, "section") in _SEED_KINDS]
     # A seed's weight in the walk comes from its rank, not its fused score: fused scores of
@@ -481,6 +495,12 @@ def _seeds(
         seeds.setdefault(
             key, Seed(key, _law_of(key), "vector", weight, kind=kinds.get(key, "section"))
         )
+    # A paragraph or clause the question names stands for the sections it cites ("which
+    # rights does section 23(6) list"): they are what it asks about, as much as the section
+    # itself. They walk one hop, like anchors, which shows who penalises them.
+    for key, text in _cited_from(graph, places, published).items():
+        hops = seeds[key].hops if key in seeds else 1
+        seeds[key] = Seed(key, _law_of(key), "citation", 1.0, text, hops=hops)
     # Anchors: the next vector hits, walked one hop only. A penalty question's violated
     # section is often a middling vector hit (the question describes the conduct, the
     # penalty words pull penalty sections up), and only its own edges say who punishes it.
@@ -519,6 +539,37 @@ def walk(
         for row in rows
         for labels, keys, types, starts in row.get("paths") or []
     ]
+
+
+def _cited_from(
+    graph: GraphStore, places: Mapping[str, CitedSection], published: list[str]
+) -> dict[str, str]:
+    """The sections cited from the paragraph or clause the question names, each with the
+    question's citation: {"…:s:19": "section 23(6)", …}."""
+    if not places:
+        return {}
+    rows = graph.run_read("retrieval_cited_places", keys=list(places), published=published)
+    return {
+        str(row["target"]): places[row["source"]].text
+        for row in rows
+        if _cites_from(places[row["source"]], row.get("paragraphs"), row.get("clauses"))
+    }
+
+
+def _cites_from(
+    place: CitedSection, paragraphs: Sequence[int] | None, clauses: Sequence[str] | None
+) -> bool:
+    """Whether a citation edge starts in the place the question names. "(6)" after a
+    section number reads as a paragraph in EU style and as a clause in Thai drafting, so a
+    paragraph number also matches a clause of that number."""
+    paths = [path.split("/") for path in clauses or ()]
+    if place.clause:
+        return any(place.clause in path for path in paths)
+    if place.paragraph is None:
+        return False
+    return (place.paragraph.isdigit() and int(place.paragraph) in (paragraphs or ())) or any(
+        path[0] == place.paragraph for path in paths
+    )
 
 
 def _citation_laws(
@@ -603,7 +654,10 @@ def _rank(
     for seed in seeds:
         candidate = candidates.setdefault(seed.key, _Candidate(seed.key, "section"))
         if seed.hops < MAX_HOPS:
-            if candidate.vector == 0.0:
+            if seed.source == "citation":  # cited from the clause the question names
+                candidate.vector = max(candidate.vector, seed.score)
+                candidate.sources.add("citation")
+            elif candidate.vector == 0.0:
                 candidate.vector = min(seed.score, floor)
                 candidate.sources.add("chunks")
             continue  # an anchor stays a plain vector hit: its walk only finds companions

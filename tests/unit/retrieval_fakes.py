@@ -200,6 +200,23 @@ class FakeGraphStore:
         labels = list(self.nodes[keys[-1]].labels)
         return [labels, keys, [r.type for r in rels], [r.source for r in rels]]
 
+    def _q_retrieval_cited_places(
+        self, keys: list[str], published: list[str]
+    ) -> list[dict[str, Any]]:
+        return [
+            {
+                "source": edge.source,
+                "target": edge.target,
+                "paragraphs": edge.props.get("from_paragraphs", []),
+                "clauses": edge.props.get("from_clauses", []),
+            }
+            for edge in self.edges
+            if edge.type == "REFERENCES"
+            and edge.source in keys
+            and self._visible(edge.source, published)
+            and self._visible(edge.target, published)
+        ]
+
     def _q_section_text(self, key: str, published: list[str]) -> list[dict[str, Any]]:
         node = self.nodes.get(key)
         if (

@@ -98,6 +98,20 @@ def test_references_keep_paragraphs_clauses_and_spans(pdpa: tuple[Law, LawGraph]
     assert clauses == ["5"]
 
 
+def test_references_say_which_clause_of_the_citing_section_cites(
+    pdpa: tuple[Law, LawGraph],
+) -> None:
+    _, graph = pdpa
+    # s.23 (๖): the rights a privacy notice must name; s.23 (๑): the lawful bases of s.24
+    for number in ("19", "30", "31", "32", "33", "34", "36", "73"):
+        props = _edge(graph, RelType.REFERENCES, _s("23"), _s(number)).props
+        assert props["from_clauses"] == ["6"] and props["from_paragraphs"] == [1]
+    assert _edge(graph, RelType.REFERENCES, _s("23"), _s("24")).props["from_clauses"] == ["1"]
+    # s.84 cites s.26 from its first paragraph, which has no clauses
+    props = _edge(graph, RelType.REFERENCES, _s("84"), _s("26")).props
+    assert props["from_paragraphs"] == [1] and props["from_clauses"] == []
+
+
 def test_s20_civil_code_citations_are_external_until_the_code_is_in_the_corpus(
     pdpa: tuple[Law, LawGraph],
 ) -> None:

@@ -11,7 +11,7 @@ from ingest.errors import InvalidSource
 from ingest.models import Law, Section
 from ingest.parse import merge_structure, read_source
 from ingest.readers.sidataplus import read_marked_links
-from ingest.structure import split_paragraphs
+from ingest.structure import place_at, split_paragraphs
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "data" / "th-pdpa-2562"
@@ -159,6 +159,22 @@ def test_eu_numbered_paragraphs_keep_subparagraphs_and_points() -> None:
     assert [c.number for c in paragraphs[0].clauses] == ["a", "b"]
     assert "Point (b) does not apply." in paragraphs[0].text
     assert [c.number for c in paragraphs[1].clauses[0].children] == ["i", "ii"]
+
+
+def test_place_at_finds_the_paragraph_and_clause_of_an_offset() -> None:
+    text = "ผู้ควบคุมต้อง\n(๑) แจ้ง\n(ก) เป็นหนังสือ\n(๒) เก็บ\nความในวรรคหนึ่ง"
+    paragraphs = split_paragraphs(text)
+    assert place_at(paragraphs, text.index("ผู้ควบคุม")) == (1, ())
+    assert place_at(paragraphs, text.index("แจ้ง")) == (1, ("1",))
+    assert place_at(paragraphs, text.index("เป็นหนังสือ")) == (1, ("1", "ก"))
+    assert place_at(paragraphs, text.index("เก็บ")) == (1, ("2",))
+    assert place_at(paragraphs, text.index("ความใน")) == (2, ())
+    assert place_at(paragraphs, len(text)) == (None, ())
+    eu = "1.   Lawful if:\n(a)\nconsent;\nPoint (a) applies.\n2.   Member States may adapt."
+    paragraphs = split_paragraphs(eu)
+    assert place_at(paragraphs, eu.index("consent")) == (1, ("a",))
+    assert place_at(paragraphs, eu.index("Point")) == (1, ())  # a subparagraph, after (a)
+    assert place_at(paragraphs, eu.index("Member")) == (2, ())
 
 
 def test_letter_i_after_h_is_a_point_not_a_roman_numeral() -> None:

@@ -88,6 +88,25 @@ def test_english_citation_forms_seed_too(stores):
     assert result.seeds[0].key == f"{LAW}:s:26"
 
 
+def test_a_cited_clause_stands_for_the_sections_it_cites(stores):
+    graph, _, _ = stores
+    graph.link("REFERENCES", f"{LAW}:s:31", f"{LAW}:s:30", from_paragraphs=[1], from_clauses=["1"])
+    graph.link("REFERENCES", f"{LAW}:s:31", f"{LAW}:s:24", from_paragraphs=[1], from_clauses=["2"])
+    result = run(stores, "มาตรา ๓๑ (๑) หมายถึงอะไร")
+    cited = {s.key: s.hops for s in result.seeds if s.source == "citation"}
+    assert cited == {f"{LAW}:s:31": 2, f"{LAW}:s:30": 1}
+    ranked = keys(result)
+    assert "citation" in result.sections[ranked.index(f"{LAW}:s:30")].sources
+    # "section 31(2)": a paragraph in EU style, a clause in Thai drafting; either matches
+    result = run(stores, "What does section 31(2) refer to?")
+    cited = {s.key for s in result.seeds if s.source == "citation"}
+    assert cited == {f"{LAW}:s:31", f"{LAW}:s:24"}
+    # without a clause, the section's citations stay ordinary neighbours
+    result = run(stores, "มาตรา ๓๑ หมายถึงอะไร")
+    assert [s.key for s in result.seeds if s.source == "citation"] == [f"{LAW}:s:31"]
+    assert "citation" not in result.sections[keys(result).index(f"{LAW}:s:30")].sources
+
+
 def test_two_hops_reach_a_penalty_through_a_citing_section(stores):
     result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(max_seeds=0))
     s79 = next(s for s in result.sections if s.key == f"{LAW}:s:79")
