@@ -116,7 +116,7 @@ class QuestionAnalysis:
     penalty: bool
     exception: bool
     definition: bool
-    glossary_terms: tuple[str, ...] = field(default=())  # Thai terms for its English words
+    glossary_terms: tuple[str, ...] = field(default=())  # statutory Thai terms for its words
     llm_keywords: tuple[str, ...] = field(default=())
 
     @property
@@ -160,28 +160,33 @@ def analyse_question(question: str, settings: Settings | None = None) -> Questio
     )
 
 
-GLOSSARY = REPO_ROOT / "data" / "glossary" / "en-th.json"
+GLOSSARIES = REPO_ROOT / "data" / "glossary"
 
 
 def glossary_terms(lowered: str) -> tuple[str, ...]:
-    """The Thai terms for the English words and phrases of a lower-cased English question,
-    in the order they occur, each once ("personal data" -> ข้อมูลส่วนบุคคล). A Thai question
-    has its own Thai words; the English ones it quotes ("VAT", "ROPA") only add noise there
-    (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were bridged)."""
-    if len(_THAI_LETTER.findall(lowered)) >= len(_LATIN_LETTER.findall(lowered)):
-        return ()
+    """The statutory Thai terms for the words of a lower-cased question, in the order they
+    occur, each once. An English question gets them for its English words ("personal
+    data" -> ข้อมูลส่วนบุคคล, `en-th.json`); a Thai question for its everyday Thai words
+    ("ข้อมูลส่วนตัว" -> ข้อมูลส่วนบุคคล, `th-th.json`), less the terms it already uses.
+    The English words a Thai question quotes ("VAT", "ROPA") are not bridged: they only
+    added noise (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were)."""
+    english = len(_LATIN_LETTER.findall(lowered)) > len(_THAI_LETTER.findall(lowered))
     found: list[tuple[int, str]] = []
-    for pattern, thai in _glossary():
-        found.extend((m.start(), term) for m in pattern.finditer(lowered) for term in thai)
-    return tuple(dict.fromkeys(term for _, term in sorted(found)))
+    for pattern, terms in _glossary("en-th" if english else "th-th"):
+        found.extend((m.start(), term) for m in pattern.finditer(lowered) for term in terms)
+    ordered = dict.fromkeys(term for _, term in sorted(found))
+    return tuple(term for term in ordered if english or term not in lowered)
 
 
-@lru_cache(maxsize=1)
-def _glossary() -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
-    terms = json.loads(GLOSSARY.read_text(encoding="utf-8"))["terms"]
+@lru_cache(maxsize=2)
+def _glossary(name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
+    """English keys match as whole words; Thai keys, written without spaces, as
+    substrings."""
+    terms = json.loads((GLOSSARIES / f"{name}.json").read_text(encoding="utf-8"))["terms"]
+    bound = (r"(?<![a-z0-9-])", r"(?![a-z0-9-])") if name == "en-th" else ("", "")
     return tuple(
-        (re.compile(rf"(?<![a-z0-9-]){re.escape(english)}(?![a-z0-9-])"), tuple(thai))
-        for english, thai in terms.items()
+        (re.compile(bound[0] + re.escape(key) + bound[1]), tuple(thai))
+        for key, thai in terms.items()
     )
 
 

@@ -131,5 +131,11 @@ def test_english_words_bring_the_thai_terms_of_the_glossary():
     assert analyse_question("How do they define the officers?").glossary_terms == ()
 
 
-def test_a_thai_question_quoting_english_words_gets_no_glossary_terms():
+def test_a_thai_question_quoting_english_words_gets_no_english_glossary_terms():
     assert analyse_question("บริษัทไม่ได้จัดทำบันทึก (ROPA) มีโทษปรับเท่าไร").glossary_terms == ()
+
+
+def test_everyday_thai_words_bring_the_statutory_terms_the_question_lacks():
+    analysis = analyse_question("ร้านเอาเบอร์โทรของฉันไปขายโดยไม่ได้ถาม ข้อมูลส่วนบุคคลก็ด้วย")
+    # เบอร์โทร -> ข้อมูลส่วนบุคคล is left out: the question already says it
+    assert analysis.glossary_terms == ("เปิดเผย", "ความยินยอม")
