@@ -58,6 +58,14 @@ WALK_TYPES = (
     RelType.REFERENCES, RelType.PENALIZES, RelType.PRESCRIBES, RelType.DEFINES,
     RelType.USES_TERM, RelType.GRANTS_EXEMPTION, RelType.EXEMPTS_FROM, RelType.CITES_EXTERNAL,
 )  # fmt: skip
+# What an anchor's one hop follows (the last branch of the walk query).
+_ANCHOR_TYPES = frozenset(WALK_TYPES) - {RelType.USES_TERM, RelType.CITES_EXTERNAL}
+# Node kinds from the key scheme (docs/architecture.md): "<law>:<tag>:…"; a law id never
+# holds ":". The walk returns keys only, which is cheaper than labels.
+_KEY_TAGS = {
+    "s": "section", "def": "definition", "pen": "penalty", "ex": "exemption",
+    "ext": "external_law", "concept": "concept",
+}  # fmt: skip
 
 # Relationship weights per hop. Citations carry the most meaning; a term use or an external
 # citation says little about relevance. The intent multiplier lifts the family a question
@@ -81,7 +89,7 @@ _INTENT_ROLES: dict[str, frozenset[str]] = {
     "exception": frozenset({RelType.GRANTS_EXEMPTION, RelType.EXEMPTS_FROM}),
     "definition": frozenset({RelType.DEFINES}),
 }
-_INTENT_LABELS = {"penalty": "Penalty", "exception": "Exemption", "definition": "Definition"}
+_INTENT_KINDS = {"penalty": "penalty", "exception": "exemption", "definition": "definition"}
 
 
 @dataclass(frozen=True)
@@ -521,8 +529,9 @@ def walk(
     graph: GraphStore, seeds: Sequence[Seed], published: list[str], max_hops: int
 ) -> list[dict[str, Any]]:
     """Run the walk query (`cypher/queries/retrieval_walk.cypher`): seeds in the branch of
-    their label, anchors one hop. One dict per path: the end node's labels and the path's
-    node keys, relationship types and start keys."""
+    their label, anchors one hop. It returns the relationships of the paths it found; the
+    paths are rebuilt from them here. One dict per path: the kind of node it ends at, and
+    the path's node keys, relationship types and start keys."""
     by_kind: dict[str, list[str]] = defaultdict(list)
     for seed in seeds:
         by_kind[seed.kind if seed.hops == MAX_HOPS else "anchor"].append(seed.key)
@@ -537,11 +546,54 @@ def walk(
         max_hops=max_hops,
         limit=_WALK_ROW_LIMIT,
     )
-    return [
-        {"labels": labels, "path_keys": keys, "path_types": types, "path_starts": starts}
-        for row in rows
-        for labels, keys, types, starts in row.get("paths") or []
-    ]
+    edges = {(str(t), str(a), str(b)) for row in rows for t, a, b in row.get("edges") or []}
+    return _paths(seeds, edges, max_hops)
+
+
+def _paths(
+    seeds: Sequence[Seed], edges: Collection[tuple[str, str, str]], max_hops: int
+) -> list[dict[str, Any]]:
+    """Every path from the seeds over `edges` ([type, start key, end key]) that the walk
+    query's rules allow: at most `max_hops` (an anchor: one, over the anchor branch's
+    types), a Definition crossed only towards the section that defines it, no USES_TERM
+    on hop 2, each node once. The edges are those of the paths the query found, so this
+    gives back the same paths."""
+    around: dict[str, list[tuple[str, str, str]]] = defaultdict(list)  # key -> (type, start, other)
+    for rel_type, a, b in sorted(edges):
+        around[a].append((rel_type, a, b))
+        if b != a:
+            around[b].append((rel_type, a, b))
+    paths: list[dict[str, Any]] = []
+
+    def add(keys: list[str], steps: list[tuple[str, str, str]]) -> None:
+        paths.append(
+            {
+                "kind": _kind_of_key(keys[-1]),
+                "path_keys": keys,
+                "path_types": [t for t, _, _ in steps],
+                "path_starts": [a for _, a, _ in steps],
+            }
+        )
+
+    for seed in seeds:
+        start, anchor = seed.key, seed.hops < MAX_HOPS
+        for first in around.get(start, ()):
+            if anchor and first[0] not in _ANCHOR_TYPES:
+                continue
+            middle = first[2] if first[1] == start else first[1]
+            if middle == start:
+                continue
+            add([start, middle], [first])
+            if anchor or max_hops < MAX_HOPS:
+                continue
+            for second in around.get(middle, ()):
+                end = second[2] if second[1] == middle else second[1]
+                crossing = _kind_of_key(middle) == "definition" and second[0] != "DEFINES"
+                if second == first or end in (start, middle) or crossing:
+                    continue
+                if second[0] != RelType.USES_TERM:
+                    add([start, middle, end], [first, second])
+    return paths
 
 
 def _cited_from(
@@ -673,7 +725,7 @@ def _rank(
     roles = _roles(p for p, _ in paths)
     walked: list[tuple[str, str, tuple[Step, ...], float, str]] = []
     for steps, row in paths:
-        labels = list(row.get("labels") or [])
+        kind = str(row["kind"])
         start = seed_by_key.get(steps[0].key)
         if start is None or start.hops < MAX_HOPS:
             continue  # an anchor's edges only name companions (below), they score nothing
@@ -683,8 +735,8 @@ def _rank(
         # section the question cites by number is what it asks about, neighbours included.
         scale = 1.0 if start.source == "citation" else _CONTEXT_WALK_SCALE
         score = start.score * scale
-        score *= _path_weight(steps, intents, labels, roles.get(steps[-1].key, set()))
-        walked.append((steps[0].key, steps[-2].key, steps, score, _kind(labels)))
+        score *= _path_weight(steps, intents, kind, roles.get(steps[-1].key, set()))
+        walked.append((steps[0].key, steps[-2].key, steps, score, kind))
 
     for origin, _, steps, score, kind in _cap_fanout(walked, settings.hub_fanout_cap):
         key = steps[-1].key
@@ -700,7 +752,7 @@ def _rank(
             others = sorted(candidate.best_per_seed.values(), reverse=True)[1:]
             candidate.bonus = 0.25 * sum(others[:2])
     companions = _companions([p for p, _ in paths], intents, roles, deep_scores)
-    kinds_seen = {steps[-1].key: _kind(list(row.get("labels") or [])) for steps, row in paths}
+    kinds_seen = {steps[-1].key: str(row["kind"]) for steps, row in paths}
     for links in companions.values():
         for key, _, _ in links:
             if key not in candidates:  # reached from an anchor only
@@ -911,7 +963,7 @@ def _roles(paths: Iterable[tuple[Step, ...]]) -> dict[str, set[str]]:
 
 
 def _path_weight(
-    steps: Sequence[Step], intents: Sequence[str], labels: Sequence[str], roles: set[str]
+    steps: Sequence[Step], intents: Sequence[str], kind: str, roles: set[str]
 ) -> float:
     """Product of the hop weights, lifted when the node it ends at plays the part the
     question asks for: x3 when the last edge itself says so (s.84 -PENALIZES-> s.26, a
@@ -924,11 +976,11 @@ def _path_weight(
     last = steps[-1]
     boost = 1.0
     for intent in intents:
-        kinds = _INTENT_ROLES[intent]
-        label = _INTENT_LABELS[intent] in labels
-        if last.type in kinds and (last.direction == "in" or label):
+        types = _INTENT_ROLES[intent]
+        plays = _INTENT_KINDS[intent] == kind
+        if last.type in types and (last.direction == "in" or plays):
             boost = max(boost, _INTENT_BOOST)
-        elif roles & kinds or label:
+        elif roles & types or plays:
             boost = max(boost, _ROLE_BOOST)
     ceiling = _MAX_WALK_WEIGHT[len(steps) - 1]
     return ceiling * math.tanh(weight * boost / ceiling)
@@ -1014,6 +1066,11 @@ def _display_label(node: Mapping[str, Any]) -> str:
     if number:
         return f"มาตรา {arabic_to_thai(str(number))}"
     return str(node.get("key", ""))
+
+
+def _kind_of_key(key: str) -> str:
+    parts = key.split(":", 2)
+    return _KEY_TAGS.get(parts[1], "node") if len(parts) > 2 else "node"
 
 
 def _kind(labels: Sequence[str]) -> str:

@@ -14,62 +14,25 @@ import re
 import shutil
 import subprocess
 from collections import deque
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ingest.build import build_graph
-from ingest.corpus import CorpusIndex
 from ingest.graph import LawGraph, NodeLabel
-from ingest.parse import read_source
-from services.core.arcadedb import LocalArcadeDB
 from services.core.graph_store import BoltGraphStore
-from tests.conftest import REPO, SHARED
-from tests.live_stack import empty_store
+from tests.conftest import REPO
+from tests.integration.conftest import LAW
 
 pytestmark = pytest.mark.integration
 
 BROWSER = REPO / "cypher" / "browser"
 LINT_DIR = REPO / "tools" / "cypher-lint"
-LAW = "th-pdpa-2562"
 S = f"{LAW}:s:"
 PARAMS = {"law": LAW, "section": "26", "from": "26", "to": "84"}
 # The walk of 01 (structure and USES_TERM left out, see the file) and the links of 05.
 WALK_TYPES = {"REFERENCES", "PENALIZES", "PRESCRIBES", "DEFINES", "GRANTS_EXEMPTION",
               "EXEMPTS_FROM", "CITES_EXTERNAL", "ABOUT"}  # fmt: skip
 PATH_TYPES = {"REFERENCES", "PENALIZES", "PRESCRIBES", "GRANTS_EXEMPTION", "EXEMPTS_FROM"}
-
-
-def _pdpa_source() -> Path:
-    for candidate in (
-        REPO / "data" / "th-pdpa-2562" / "about.md",
-        REPO / "data" / "corpus" / "th-pdpa-2562" / "about.md",
-        SHARED / "corpus" / "th-pdpa-2562" / "sidataplus" / "about.md",
-    ):
-        if candidate.is_file():
-            return candidate
-    pytest.skip("the PDPA source (sidataplus about.md) is not available")
-
-
-@pytest.fixture(scope="module")
-def pdpa_graph() -> LawGraph:
-    laws = read_source(_pdpa_source()).laws
-    law = next(law for law in laws if law.id == LAW)
-    return build_graph(law, CorpusIndex.from_laws(laws))
-
-
-@pytest.fixture(scope="module")
-def pdpa_store(arcadedb_server: LocalArcadeDB, pdpa_graph: LawGraph) -> Iterator[BoltGraphStore]:
-    store = empty_store(arcadedb_server)
-    store.apply_schema()
-    version = store.load_law(pdpa_graph)
-    store.run_write("law_publish", law=LAW, version=version)
-    try:
-        yield store
-    finally:
-        store.close()
 
 
 def _run(store: BoltGraphStore, name: str, **params: Any) -> list[dict[str, Any]]:

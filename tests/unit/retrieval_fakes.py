@@ -132,7 +132,8 @@ class FakeGraphStore:
         max_hops: int,
         limit: int,
     ) -> list[dict[str, Any]]:
-        """One row per branch of the query, each with its paths collected."""
+        """One row per branch of the query, each with the distinct relationships of its
+        paths collected as [type, start key, end key]."""
         branches = [
             ("Section", section_seeds, 2), ("Definition", definition_seeds, 2),
             ("Penalty", penalty_seeds, 2), ("Exemption", exemption_seeds, 2),
@@ -146,10 +147,13 @@ class FakeGraphStore:
                 if node and label in node.labels and node.props.get("law_version") in published:
                     paths.extend(self._paths(seed, min(max_hops, hops), published))
             paths.sort(key=lambda path: len(path[1]))
-            rows.append({"paths": paths[:limit]})
+            edges = {(r.type, r.source, r.target) for _, rels in paths[:limit] for r in rels}
+            rows.append({"edges": [list(edge) for edge in sorted(edges)]})
         return rows
 
-    def _paths(self, seed: str, hops: int, published: list[str]) -> list[list[Any]]:
+    def _paths(
+        self, seed: str, hops: int, published: list[str]
+    ) -> list[tuple[list[str], list[FakeEdge]]]:
         anchor = hops == 1
         paths = []
         frontier: list[tuple[list[str], list[FakeEdge]]] = [([seed], [])]
@@ -175,7 +179,7 @@ class FakeGraphStore:
                     if not self._visible(other, published):
                         continue
                     grown.append(([*keys, other], [*rels, edge]))
-            paths.extend(self._path(k, r) for k, r in grown)
+            paths.extend(grown)
             frontier = grown
         return paths
 
@@ -195,10 +199,6 @@ class FakeGraphStore:
                  "number": props.get("number"), "node": dict(props) if k in full else None}
             )  # fmt: skip
         return rows
-
-    def _path(self, keys: list[str], rels: list[FakeEdge]) -> list[Any]:
-        labels = list(self.nodes[keys[-1]].labels)
-        return [labels, keys, [r.type for r in rels], [r.source for r in rels]]
 
     def _q_retrieval_cited_places(
         self, keys: list[str], published: list[str]
