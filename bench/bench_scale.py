@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                 row[f"walk_{name}"] = {
                     **time_calls([walk], rounds=args.walk_rounds),
                     "paths": len(paths),
-                    "reached": len({p["path_keys"][-1] for p in paths}),
+                    "reached": len({p.steps[-1].key for p in paths}),
                 }
             calls = [
                 (lambda q=q: search(q, **stack.deps(), top_k=10, mode="graph")) for q in questions

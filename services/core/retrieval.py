@@ -148,6 +148,14 @@ class Step:
     label: str
 
 
+@dataclass(frozen=True)
+class WalkPath:
+    """One path of the walk: steps[0] is where it started (a seed or an anchor)."""
+
+    steps: tuple[Step, ...]
+    kind: str  # the kind of node it ends at: "section", "penalty", "definition", ...
+
+
 @dataclass
 class ContextItem:
     key: str
@@ -242,7 +250,7 @@ def search(
     vector_scores = deep_scores = _fuse(hits)  # the flat modes fetch no deeper list
     kinds = _hit_kinds(deep_hits)
     seeds: list[Seed] = []
-    rows: list[dict[str, Any]] = []
+    paths: list[WalkPath] = []
     if mode == "graph":
         # Each hit weighs by how much of the vector evidence its law holds.
         deep_scores = _fuse(deep_hits)
@@ -263,11 +271,11 @@ def search(
         )
     if seeds and max_hops > 0:
         with _timed(timings, "graph_walk"), telemetry.stage("graph_walk"):
-            rows = walk(graph, seeds, published, max_hops)
+            paths = walk(graph, seeds, published, max_hops)
 
     with _timed(timings, "assembly"), telemetry.stage("assembly"):
         intents = analysis.intents
-        ranked = _rank(rows, intents, vector_scores, deep_scores, kinds, seeds, hits, settings)
+        ranked = _rank(paths, intents, vector_scores, deep_scores, kinds, seeds, hits, settings)
         chosen = _choose(ranked, top_k, settings)
     with _timed(timings, "details"):
         details = _details(graph, chosen, published)
@@ -527,11 +535,10 @@ def _seeds(
 
 def walk(
     graph: GraphStore, seeds: Sequence[Seed], published: list[str], max_hops: int
-) -> list[dict[str, Any]]:
+) -> list[WalkPath]:
     """Run the walk query (`cypher/queries/retrieval_walk.cypher`): seeds in the branch of
     their label, anchors one hop. It returns the relationships of the paths it found; the
-    paths are rebuilt from them here. One dict per path: the kind of node it ends at, and
-    the path's node keys, relationship types and start keys."""
+    paths are rebuilt from them here."""
     by_kind: dict[str, list[str]] = defaultdict(list)
     for seed in seeds:
         by_kind[seed.kind if seed.hops == MAX_HOPS else "anchor"].append(seed.key)
@@ -552,47 +559,46 @@ def walk(
 
 def _paths(
     seeds: Sequence[Seed], edges: Collection[tuple[str, str, str]], max_hops: int
-) -> list[dict[str, Any]]:
+) -> list[WalkPath]:
     """Every path from the seeds over `edges` ([type, start key, end key]) that the walk
     query's rules allow: at most `max_hops` (an anchor: one, over the anchor branch's
     types), a Definition crossed only towards the section that defines it, no USES_TERM
     on hop 2, each node once. The edges are those of the paths the query found, so this
-    gives back the same paths."""
-    around: dict[str, list[tuple[str, str, str]]] = defaultdict(list)  # key -> (type, start, other)
-    for rel_type, a, b in sorted(edges):
-        around[a].append((rel_type, a, b))
-        if b != a:
-            around[b].append((rel_type, a, b))
-    paths: list[dict[str, Any]] = []
+    gives back the same paths. Paths through the same first edge share its Step."""
+    around: dict[str, list[tuple[str, str, str]]] = defaultdict(list)
+    for edge in sorted(edges):
+        around[edge[1]].append(edge)
+        if edge[2] != edge[1]:
+            around[edge[2]].append(edge)
 
-    def add(keys: list[str], steps: list[tuple[str, str, str]]) -> None:
-        paths.append(
-            {
-                "kind": _kind_of_key(keys[-1]),
-                "path_keys": keys,
-                "path_types": [t for t, _, _ in steps],
-                "path_starts": [a for _, a, _ in steps],
-            }
-        )
+    def step(hop: int, edge: tuple[str, str, str], here: str) -> Step:
+        """The step from `here` along `edge`, to its other end (keys stand in for labels)."""
+        rel_type, start, end = edge
+        there = end if start == here else start
+        return Step(hop, rel_type, "out" if start == here else "in", there, there)
 
+    paths: list[WalkPath] = []
     for seed in seeds:
-        start, anchor = seed.key, seed.hops < MAX_HOPS
-        for first in around.get(start, ()):
+        anchor = seed.hops < MAX_HOPS
+        origin = Step(0, "", "out", seed.key, seed.key)
+        for first in around.get(seed.key, ()):
             if anchor and first[0] not in _ANCHOR_TYPES:
                 continue
-            middle = first[2] if first[1] == start else first[1]
-            if middle == start:
+            one = step(1, first, seed.key)
+            if one.key == seed.key:
                 continue
-            add([start, middle], [first])
+            paths.append(WalkPath((origin, one), _kind_of_key(one.key)))
             if anchor or max_hops < MAX_HOPS:
                 continue
-            for second in around.get(middle, ()):
-                end = second[2] if second[1] == middle else second[1]
-                crossing = _kind_of_key(middle) == "definition" and second[0] != "DEFINES"
-                if second == first or end in (start, middle) or crossing:
+            crossing = _kind_of_key(one.key) == "definition"
+            for second in around.get(one.key, ()):
+                if second == first or second[0] == RelType.USES_TERM:
                     continue
-                if second[0] != RelType.USES_TERM:
-                    add([start, middle, end], [first, second])
+                if crossing and second[0] != RelType.DEFINES:
+                    continue
+                two = step(2, second, one.key)
+                if two.key not in (seed.key, one.key):
+                    paths.append(WalkPath((origin, one, two), _kind_of_key(two.key)))
     return paths
 
 
@@ -679,7 +685,7 @@ class _Candidate:
 
 
 def _rank(
-    rows: Sequence[Mapping[str, Any]],
+    paths: Sequence[WalkPath],
     intents: tuple[str, ...],
     vector_scores: Mapping[str, float],
     deep_scores: Mapping[str, float],
@@ -721,11 +727,10 @@ def _rank(
         if seed.source == "citation":
             candidate.sources.add("citation")
 
-    paths = [(steps, row) for row in rows if (steps := _steps(row)) is not None and len(steps) > 1]
-    roles = _roles(p for p, _ in paths)
+    roles = _roles(path.steps for path in paths)
     walked: list[tuple[str, str, tuple[Step, ...], float, str]] = []
-    for steps, row in paths:
-        kind = str(row["kind"])
+    for path in paths:
+        steps, kind = path.steps, path.kind
         start = seed_by_key.get(steps[0].key)
         if start is None or start.hops < MAX_HOPS:
             continue  # an anchor's edges only name companions (below), they score nothing
@@ -751,8 +756,8 @@ def _rank(
         if len(candidate.best_per_seed) > 1:
             others = sorted(candidate.best_per_seed.values(), reverse=True)[1:]
             candidate.bonus = 0.25 * sum(others[:2])
-    companions = _companions([p for p, _ in paths], intents, roles, deep_scores)
-    kinds_seen = {steps[-1].key: str(row["kind"]) for steps, row in paths}
+    companions = _companions([path.steps for path in paths], intents, roles, deep_scores)
+    kinds_seen = {path.steps[-1].key: path.kind for path in paths}
     for links in companions.values():
         for key, _, _ in links:
             if key not in candidates:  # reached from an anchor only

@@ -4,6 +4,7 @@ path query that returns every path whole, under the same rules."""
 
 from __future__ import annotations
 
+from itertools import pairwise
 from typing import Any
 
 import pytest
@@ -49,8 +50,12 @@ def test_rebuilt_paths_are_the_paths_of_the_graph(pdpa_store: BoltGraphStore, ma
         Seed(f"{LAW}:s:37", LAW, "vector", 0.5, hops=1),  # an anchor: one hop
     ]
     rebuilt = {
-        (tuple(p["path_keys"]), tuple(p["path_types"]), tuple(p["path_starts"]))
-        for p in walk(pdpa_store, seeds, published, max_hops)
+        (
+            tuple(s.key for s in path.steps),
+            tuple(s.type for s in path.steps[1:]),
+            tuple(a.key if s.direction == "out" else s.key for a, s in pairwise(path.steps)),
+        )
+        for path in walk(pdpa_store, seeds, published, max_hops)
     }
     expected = _whole(pdpa_store, [s.key for s in seeds[:4]], WALKED, max_hops)
     expected |= _whole(pdpa_store, [f"{LAW}:s:37"], ANCHOR, 1)
