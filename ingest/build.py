@@ -96,7 +96,10 @@ def is_weakly_connected(graph: LawGraph) -> bool:
 
 def _edge_row(edge: Edge) -> dict[str, Any]:
     row: dict[str, Any] = {"source": edge.source, "type": edge.type.value, "target": edge.target}
-    for name in ("paragraphs", "clauses", "kind", "max_fine_thb", "max_prison_months"):
+    for name in (
+        "paragraphs", "clauses", "from_paragraphs", "from_clauses",
+        "kind", "max_fine_thb", "max_prison_months",
+    ):  # fmt: skip
         if name in edge.props:
             row[name] = edge.props[name]
     return row
