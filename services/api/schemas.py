@@ -82,7 +82,10 @@ class ContextItemOut(BaseModel):
 class SeedOut(BaseModel):
     key: str
     law: str
-    source: str
+    source: str = Field(
+        description='"citation" (the question names it), "clause" (cited by a clause the '
+        'question names, e.g. "section 23(6)") or "vector".'
+    )
     score: float
     label: str = ""
     hops: int = Field(default=2, description="How far the walk went from it: 2, or 1 (anchor).")
