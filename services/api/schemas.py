@@ -90,6 +90,11 @@ class SeedOut(BaseModel):
     label: str = ""
     hops: int = Field(default=2, description="How far the walk went from it: 2, or 1 (anchor).")
     kind: str = "section"
+    certain: bool = Field(
+        default=True,
+        description="For a citation: false when the question names no law and several are "
+        "loaded, so the law is a guess from where the vector hits landed.",
+    )
 
 
 class SearchResponse(BaseModel):

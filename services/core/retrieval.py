@@ -180,11 +180,16 @@ class ContextItem:
 class Seed:
     key: str
     law: str
-    source: str  # "citation" (named by the question) | "clause" (cited by a clause it names) | "vector"
+    source: (
+        str  # "citation" (named by the question) | "clause" (cited by a clause it names) | "vector"
+    )
     score: float
     label: str = ""
     hops: int = MAX_HOPS  # how far the walk goes from it: 2, or 1 for an anchor
     kind: str = "section"  # its node kind, which picks its branch of the walk query
+    # A citation's law is certain when the caller's scope or the question names it, or only
+    # one law is loaded; otherwise it is a guess from where the vector hits landed.
+    certain: bool = True
 
 
 @dataclass
@@ -491,14 +496,16 @@ def _seeds(
     settings: Settings,
 ) -> list[Seed]:
     seeds: dict[str, Seed] = {}
-    cited_laws = (
-        _citation_laws(graph, analysis, catalogue, scope, hits) if analysis.citations else []
+    cited_laws, certain = (
+        _citation_laws(graph, analysis, catalogue, scope, hits)
+        if analysis.citations
+        else ([], True)
     )
     places: dict[str, CitedSection] = {}
     for law_id in cited_laws:
         for cited in analysis.citations[:10]:
             key = f"{law_id}:s:{cited.number}"
-            seeds.setdefault(key, Seed(key, law_id, "citation", 1.0, cited.text))
+            seeds.setdefault(key, Seed(key, law_id, "citation", 1.0, cited.text, certain=certain))
             if cited.paragraph or cited.clause:
                 places.setdefault(key, cited)
     ranked = sorted(vector_scores.items(), key=lambda item: (-item[1], item[0]))
@@ -639,26 +646,27 @@ def _citation_laws(
     catalogue: Mapping[str, _Law],
     scope: list[str] | None,
     hits: Mapping[str, list[VectorHit]],
-) -> list[str]:
-    """Which laws "มาตรา ๒๖" means: the caller's filter, a law the question names, else the
-    laws the vector search landed in (a bare section number is ambiguous across laws)."""
+) -> tuple[list[str], bool]:
+    """Which laws "มาตรา ๒๖" means, and whether that is certain: the caller's filter or
+    the only law loaded, a law the question names, else (a guess) the laws the vector
+    search landed in (a bare section number is ambiguous across laws)."""
     visible = [
         law.id for law in catalogue.values() if law.version and (not scope or law.id in scope)
     ]
     if len(visible) <= 1:
-        return visible
+        return visible, True
     text = analysis.normalised.lower()
     names = _law_names(graph, visible)
     named = [law_id for law_id in visible if any(n in text for n in names.get(law_id, ()))]
     if named:
-        return named
+        return named, True
     landed: list[str] = []
     for found in hits.values():
         for hit in found:
             law = str(hit.payload.get("law", ""))
             if law in visible and law not in landed:
                 landed.append(law)
-    return landed[:2]
+    return landed[:2], False
 
 
 # --- ranking -------------------------------------------------------------------------------
@@ -782,10 +790,10 @@ def _rank(
             and not roles.get(seed.key, set()) & wanted
         ):
             candidate.vector /= _COMPANION_LIFT
-    # A section the question names by number is what it asks about: it comes first.
-    # (NitiBench-Tax: 24 of 50 questions cite sections, and every one of the 38 sections
-    # they cite is a gold label.)
-    named = {seed.key for seed in seeds if seed.source == "citation"}
+    # A section the question names by number is what it asks about: it comes first, when
+    # its law is certain. (NitiBench-Tax: 24 of 50 questions cite sections, and every one
+    # of the 38 sections they cite is a gold label.)
+    named = {seed.key for seed in seeds if seed.source == "citation" and seed.certain}
     ranked = sorted(candidates.values(), key=lambda c: (c.key not in named, -c.score, c.key))
     return _complete(ranked, companions, candidates)
 

@@ -234,6 +234,12 @@ def test_a_bare_section_number_means_the_law_the_question_names(stores):
     gdpr = run(stores, "What does Article 26 GDPR say?", settings=Settings(max_seeds=0))
     assert [s.key for s in gdpr.seeds] == ["eu-gdpr:s:26"]
     assert "retrieval_law_names" in graph.calls
+    assert named.seeds[0].certain and gdpr.seeds[0].certain
+    assert keys(named)[0] == f"{LAW}:s:26"  # a section the question names comes first
+    # Named by number only: the law is a guess from the vector hits, so it is not put first
+    bare = run(stores, "มาตรา ๒๖ ข้อมูลสุขภาพ มีโทษอะไร")
+    cited = [s for s in bare.seeds if s.source == "citation"]
+    assert cited and not any(s.certain for s in cited)
 
 
 def test_penalty_section_follows_the_section_it_punishes(stores):
