@@ -180,9 +180,9 @@ class ContextItem:
 class Seed:
     key: str
     law: str
-    source: (
-        str  # "citation" (named by the question) | "clause" (cited by a clause it names) | "vector"
-    )
+    # "citation" (the question names it), "clause" (cited by a clause the question names)
+    # or "vector"
+    source: str
     score: float
     label: str = ""
     hops: int = MAX_HOPS  # how far the walk goes from it: 2, or 1 for an anchor
@@ -346,6 +346,11 @@ def _read_laws(graph: GraphStore) -> dict[str, _Law]:
     return catalogue
 
 
+# law version -> its names; versions are content hashes, so an entry is never stale
+_LAW_NAMES: dict[str, tuple[str, ...]] = {}
+_LAW_NAMES_MAX = 20_000
+
+
 def _law_names(graph: GraphStore, laws: Sequence[_Law]) -> dict[str, tuple[str, ...]]:
     """The names a question may use for each law, lower-cased. A published version's names
     never change, so they are kept per law version: on 429 laws the query costs 10-40 ms."""
@@ -360,11 +365,6 @@ def _law_names(graph: GraphStore, laws: Sequence[_Law]) -> dict[str, tuple[str, 
                 n.lower() for n in found if isinstance(n, str) and len(n) >= 3
             )
     return {law.id: _LAW_NAMES.get(law.law_version, ()) for law in laws}
-
-
-# law version -> its names; versions are content hashes, so an entry is never stale
-_LAW_NAMES: dict[str, tuple[str, ...]] = {}
-_LAW_NAMES_MAX = 20_000
 
 
 def _scope(catalogue: Mapping[str, _Law], laws: Sequence[str] | None) -> list[str] | None:
