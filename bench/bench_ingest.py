@@ -33,6 +33,7 @@ sys.path.insert(0, str(REPO))
 from bench._stack import free_port  # noqa: E402
 from services.core import arcadedb  # noqa: E402
 from services.core.arcadedb import LocalArcadeDB  # noqa: E402
+from services.worker import worker_command  # noqa: E402
 
 SHARED = REPO.parent / "shared"
 DEFAULT_SOURCE = SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl"
@@ -165,25 +166,7 @@ def run(source: Path, limit: int | None, root: Path, timeout_s: float) -> dict[s
         spawn("api", [sys.executable, "-c", API, str(api_port)])
         base = f"http://127.0.0.1:{api_port}"
         _wait(lambda: _ok(base + "/healthz"), 120)
-        spawn(
-            "worker",
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "services.worker.celery_app:app",
-                "worker",
-                "--pool",
-                "prefork",
-                "--concurrency",
-                "2",
-                "--loglevel",
-                "WARNING",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-        )
+        spawn("worker", worker_command("WARNING"))
         time.sleep(3)
         started = time.monotonic()
         job = httpx.post(base + "/v1/jobs/ingest", json={"paths": [str(source)]}, timeout=60)

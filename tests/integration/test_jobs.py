@@ -23,6 +23,7 @@ import pytest
 
 from services.core.errors import NotFound
 from services.core.jobs import LawEntry, RedisJobStore
+from services.worker import worker_command
 from tests.live_stack import empty_store, free_port, http_ok, wait_for
 
 pytestmark = pytest.mark.integration
@@ -321,27 +322,7 @@ class Stack:
 
     def start_worker(self) -> subprocess.Popen[bytes]:
         n = len(self.workers)
-        proc = self._spawn(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "services.worker.celery_app:app",
-                "worker",
-                "--pool",
-                "prefork",
-                "--concurrency",
-                "2",
-                "--loglevel",
-                "INFO",
-                "-n",
-                f"w{n}@lexgraph-test",
-                "--without-gossip",
-                "--without-mingle",
-            ],
-            f"worker{n}",
-        )
+        proc = self._spawn(worker_command("INFO", f"w{n}@lexgraph-test"), f"worker{n}")
         self.workers.append(proc)
         return proc
 
