@@ -31,7 +31,7 @@ from bench._stack import (  # noqa: E402
     time_calls,
 )
 from services.core.evaluation import load_gold  # noqa: E402
-from services.core.retrieval import Seed, search, walk  # noqa: E402
+from services.core.retrieval import Seed, WalkPath, search, walk  # noqa: E402
 
 SEED_SETS = {
     "s26": ["th-pdpa-2562:s:26"],
@@ -74,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _walk_call(
     stack: Stack, seeds: list[str], published: list[str]
-) -> Callable[[], list[dict[str, Any]]]:
+) -> Callable[[], list[WalkPath]]:
     walk_seeds = [Seed(key, key.split(":", 1)[0], "vector", 1.0) for key in seeds]
     return lambda: walk(stack.graph, walk_seeds, published, max_hops=2)
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass
 
 from ingest.models import Law, Section
-from ingest.thai_numbers import max_fine, max_prison_months
+from ingest.thai_numbers import KANJI_NUMERAL, max_fine, max_prison_months
 from ingest.xrefs import Resolution
 
 # --- penalties ----------------------------------------------------------------------------
@@ -60,7 +60,7 @@ _LOOSE_BREACH_WINDOW = 120  # "ไม่ปฏิบัติตามคำส�
 # Japanese puts the breach after the articles: "第百四十三条の規定に違反して",
 # "第百四十八条第二項又は第三項の規定による命令に違反した", "第五十一条第一項の規定による届出をせず".
 _JA_LIST_MORE_RE = re.compile(
-    r"(?:又は|若しくは|及び|、)(?:第[〇一二三四五六七八九十百千]+(?:条|項|号))+"
+    rf"(?:又は|若しくは|及び|、)(?:第{KANJI_NUMERAL}(?:条|項|号))+"
     r"|（[^（）]{0,60}）"
 )
 _JA_BREACH_AFTER_RE = re.compile(r"の規定(?:に違反|による[^。、]{0,20}?(?:に違反|をせず|を拒))")

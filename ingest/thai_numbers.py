@@ -129,6 +129,8 @@ def parse_duration_months(text: str) -> int | None:
     return math.ceil(months)
 
 
+# A kanji numeral as Japanese statutes number articles, paragraphs and items ("二十七").
+KANJI_NUMERAL = r"[〇一二三四五六七八九十百千]+"
 _FINE_JA_RE = re.compile(r"(?P<n>[〇一二三四五六七八九十百千万億]+)円以下")
 _PRISON_JA_RE = re.compile(
     r"(?P<n>[〇一二三四五六七八九十]+)(?P<unit>年|月)以下の(?:拘禁刑|懲役|禁錮)"

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from ingest.corpus import CorpusIndex, normalise_law_name, normalise_section_number
 from ingest.ids import thai_to_arabic_digits
 from ingest.models import Law, Section
-from ingest.thai_numbers import parse_kanji_number, parse_thai_number
+from ingest.thai_numbers import KANJI_NUMERAL, parse_kanji_number, parse_thai_number
 
 _SP = r"[ \t\u00a0\u200b]"  # modifiers and lists never cross a line break
 # Latin-style ordinals after a number ("19 ทวิ" = 19 bis ... "65 เอกวีสติ" = 65 (21st)).
@@ -526,10 +526,9 @@ def _previous_section_citations(section: Section, law: Law) -> list[Citation]:
 
 # --- Japanese ---------------------------------------------------------------------------
 
-_KANJI_NUM = r"[〇一二三四五六七八九十百千]+"
 _JA_ARTICLE_RE = re.compile(
-    rf"第(?P<num>{_KANJI_NUM})条(?P<branch>の{_KANJI_NUM})?"
-    rf"(?:第(?P<para>{_KANJI_NUM})項)?(?:第(?P<item>{_KANJI_NUM})号)?"
+    rf"第(?P<num>{KANJI_NUMERAL})条(?P<branch>の{KANJI_NUMERAL})?"
+    rf"(?:第(?P<para>{KANJI_NUMERAL})項)?(?:第(?P<item>{KANJI_NUMERAL})号)?"
 )
 # Another law's article: "内閣府設置法第三十九条", "（平成十五年法律第五十八号）第二条", "同法第八条".
 _JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")

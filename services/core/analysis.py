@@ -1,8 +1,8 @@
 """Question analysis: explicit citations, Thai-aware tokens, keywords and intent flags.
 
-Deterministic and offline. English words the glossary (`data/glossary/en-th.json`) knows
-bring the Thai terms statutes use for them, so an English question's sparse vectors match
-Thai text. The optional LLM keyword step (an OpenAI-compatible chat endpoint named by
+Deterministic and offline. The glossaries (`data/glossary/`) bring the Thai terms statutes
+use for a question's words: for English words (`en-th.json`), so an English question's
+sparse vectors match Thai text, and for everyday Thai words (`th-th.json`). The optional LLM keyword step (an OpenAI-compatible chat endpoint named by
 `settings.llm_keywords_url`) only ever adds keywords; when it is off or fails, the result
 is exactly the deterministic one.
 """
@@ -19,7 +19,7 @@ from functools import lru_cache
 import httpx
 
 from ingest import ids
-from ingest.thai_numbers import parse_kanji_number
+from ingest.thai_numbers import KANJI_NUMERAL, parse_kanji_number
 from services.core.settings import REPO_ROOT, Settings
 
 log = logging.getLogger(__name__)
@@ -46,7 +46,7 @@ _LATIN_CITATION = re.compile(
     r"(?:\s*\((?P<para>\d+)\))?(?:\s*\((?P<clause>[a-z]|\d+)\))?",
     re.IGNORECASE,
 )
-_JAPANESE_CITATION = re.compile(r"第\s*(?P<num>\d+|[〇一二三四五六七八九十百千]+)\s*条")
+_JAPANESE_CITATION = re.compile(rf"第\s*(?P<num>\d+|{KANJI_NUMERAL})\s*条")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")

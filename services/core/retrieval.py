@@ -605,10 +605,11 @@ def _paths(
             one = step(1, first, seed.key)
             if one.key == seed.key:
                 continue
-            paths.append(WalkPath((origin, one), _kind_of_key(one.key)))
+            middle_kind = _kind_of_key(one.key)
+            paths.append(WalkPath((origin, one), middle_kind))
             if anchor or max_hops < MAX_HOPS:
                 continue
-            crossing = _kind_of_key(one.key) == "definition"
+            crossing = middle_kind == "definition"
             for second in around.get(one.key, ()):
                 if second == first or second[0] == RelType.USES_TERM:
                     continue

@@ -141,7 +141,7 @@ class FakeGraphStore:
         ]  # fmt: skip
         rows = []
         for label, keys, hops in branches:
-            paths: list[list[Any]] = []
+            paths: list[tuple[list[str], list[FakeEdge]]] = []
             for seed in keys:
                 node = self.nodes.get(seed)
                 if node and label in node.labels and node.props.get("law_version") in published:
