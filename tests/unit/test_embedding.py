@@ -90,10 +90,14 @@ def test_sparse_indices_are_sorted_and_unique():
 
 class _RecordingModel:
     def __init__(self) -> None:
-        self.seen: list[str] = []
+        self.seen: list[tuple[str, str]] = []
 
-    def encode(self, texts):
-        self.seen.extend(texts)
+    def documents(self, texts):
+        self.seen.extend(("document", t) for t in texts)
+        return np.ones((len(texts), 7), dtype=np.float32)
+
+    def queries(self, texts):
+        self.seen.extend(("query", t) for t in texts)
         return np.ones((len(texts), 7), dtype=np.float32)
 
 
@@ -106,13 +110,28 @@ def test_dense_model_reads_the_head_of_a_long_text_and_sparse_reads_all_of_it():
     embedder = OfflineEmbedder(max_dense_chars=100, model_factory=lambda: model)
     text = "ข้อความ " * 200 + "สหภาพแรงงาน"
     [embedding] = embedder.embed_documents([text])
-    assert model.seen == [text[:100]]
+    assert model.seen == [("document", text[:100])]
     assert sparse_token_id("สหภาพแรงงาน") in embedding.sparse.indices
 
 
-def test_offline_embedder_separates_thai_topics():
-    embedder = OfflineEmbedder()
-    assert embedder.dense_size == 512
+def test_questions_and_documents_reach_the_dense_model_as_such():
+    model = _RecordingModel()
+    embedder = OfflineEmbedder(model_factory=lambda: model)
+    embedder.embed_query("ถ้าทำผิดมีโทษอะไร")
+    embedder.embed_documents(["ต้องระวางโทษจำคุก"])
+    assert model.seen == [("query", "ถ้าทำผิดมีโทษอะไร"), ("document", "ต้องระวางโทษจำคุก")]
+
+
+def test_an_unknown_dense_model_is_refused_by_name():
+    with pytest.raises(ValueError, match="'bert'"):
+        OfflineEmbedder(dense_model="bert")
+
+
+@pytest.mark.parametrize(("dense_model", "size"), [("e5", 384), ("use", 512)])
+def test_offline_embedder_separates_thai_topics(dense_model, size):
+    embedder = OfflineEmbedder(dense_model=dense_model)
+    assert embedder.name == f"offline-{dense_model}"
+    assert embedder.dense_size == size
     health, fine = embedder.embed_documents(
         [
             "ห้ามมิให้เก็บรวบรวมข้อมูลสุขภาพ ความพิการ ข้อมูลพันธุกรรม โดยไม่ได้รับความยินยอม",
