@@ -308,6 +308,10 @@ class Stack:
             "LEXGRAPH_API_PORT": str(self.api_port),
             # a killed worker's laws come back this many seconds after their delivery
             "LEXGRAPH_QUEUE_VISIBILITY_TIMEOUT_S": "60",
+            # The probe checks what the API shows while two workers load 36 laws on two
+            # cores, not how fast it answers (test_api covers the 2 s store timeout): one
+            # run saw a law summary take over 2 s then and come back 503.
+            "LEXGRAPH_STORE_TIMEOUT_S": "10",
             "LEXGRAPH_MAX_UPLOAD_BYTES": str(64 * 1024),
             "LEXGRAPH_WORKER_METRICS_PORT": "0",
             "PYTHONUNBUFFERED": "1",
