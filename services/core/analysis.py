@@ -2,9 +2,10 @@
 
 Deterministic and offline. The glossaries (`data/glossary/`) bring the Thai terms statutes
 use for a question's words: for English words (`en-th.json`), so an English question's
-sparse vectors match Thai text, and for everyday Thai words (`th-th.json`). The optional LLM keyword step (an OpenAI-compatible chat endpoint named by
-`settings.llm_keywords_url`) only ever adds keywords; when it is off or fails, the result
-is exactly the deterministic one.
+sparse vectors match Thai text, and for everyday Thai words (`th-th.json`). The optional
+LLM keyword step (an OpenAI-compatible chat endpoint named by `settings.llm_keywords_url`)
+only ever adds keywords; when it is off or fails, the result is exactly the deterministic
+one.
 """
 
 from __future__ import annotations

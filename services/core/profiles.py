@@ -200,8 +200,9 @@ def edge_key(edge: Edge) -> str:
     return f"{edge.source}-{edge.type}->{edge.target}"
 
 
-def node_kind(label: NodeLabel) -> str:
-    """Payload `kind` of a node: "section", "definition", …, "external_law"."""
+def node_kind(label: NodeLabel | str) -> str:
+    """Payload `kind` of a node (and retrieval's kind of a node): "section",
+    "definition", …, "external_law"."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", str(label)).lower()
 
 

@@ -45,6 +45,7 @@ from services.core.analysis import (
 )
 from services.core.errors import InvalidQuery, NotFound
 from services.core.ports import Embedder, GraphStore, VectorHit, VectorIndex
+from services.core.profiles import node_kind
 from services.core.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -1103,8 +1104,7 @@ def _kind_of_key(key: str) -> str:
 
 
 def _kind(labels: Sequence[str]) -> str:
-    label = labels[0] if labels else "Node"
-    return "".join(f"_{c.lower()}" if c.isupper() else c for c in label).lstrip("_")
+    return node_kind(labels[0] if labels else "Node")
 
 
 class _timed:
