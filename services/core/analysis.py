@@ -58,6 +58,11 @@ _LATIN_LETTER = re.compile(r"[a-z]")
 # Intent vocabularies. Thai words are matched as substrings of the normalised question
 # (Thai has no spaces, and newmm glues "มีโทษ"/"ทำผิด"); "ปรับ" alone would also hit
 # "ปรับปรุง" (improve), so it only counts as a whole token or in "โทษปรับ"/"ค่าปรับ".
+# "ผิด" (wrong) also sits in words that are not about wrongdoing: "รับผิดชอบ" (be
+# responsible for), "ผิดพลาด" (an error) and "ผิดนัด" (late payment), common in the facts
+# of a tax ruling (NitiBench-Tax: 12 of 50 questions read as penalty questions because of
+# them; 5 still do).
+_NOT_PENALTY_TH = ("รับผิดชอบ", "ผิดพลาด", "ผิดนัด")
 _PENALTY_TH = (
     "โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ",
     "ถูกปรับ", "โดนปรับ", "ปรับทางปกครอง", "อาญา",
@@ -141,7 +146,9 @@ def analyse_question(question: str, settings: Settings | None = None) -> Questio
     extra: tuple[str, ...] = ()
     if settings is not None and settings.llm_keywords_url:
         extra = tuple(k for k in llm_keywords(cleaned, settings) if k not in keywords)
-    penalty = _has_intent(lowered, tokens, _PENALTY_TH, _PENALTY_EN, _PENALTY_TOKENS_TH)
+    penalty = _has_intent(
+        _without(lowered, _NOT_PENALTY_TH), tokens, _PENALTY_TH, _PENALTY_EN, _PENALTY_TOKENS_TH
+    )
     exception = _has_intent(lowered, tokens, _EXCEPTION_TH, _EXCEPTION_EN)
     definition = _has_intent(lowered, tokens, _DEFINITION_TH, _DEFINITION_EN) or (
         not (penalty or exception)
@@ -354,6 +361,12 @@ def _has_intent(
         return True
     words = set(tokens)
     return any((" " in word and word in lowered) or word in words for word in english)
+
+
+def _without(text: str, words: tuple[str, ...]) -> str:
+    for word in words:
+        text = text.replace(word, " ")
+    return text
 
 
 @lru_cache(maxsize=4096)

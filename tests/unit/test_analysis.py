@@ -70,6 +70,12 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
         ("What is personal data?", ("definition",)),
         ("definition of data controller", ("definition",)),
         ("ปรับปรุงข้อมูลให้ถูกต้อง", ()),  # "ปรับ" inside "ปรับปรุง" (improve) is no fine
+        # "ผิด" inside "รับผิดชอบ" (responsible), "ผิดพลาด" (error), "ผิดนัด" (late payment)
+        ("หน่วยงานที่รับผิดชอบต้องเสียภาษีหรือไม่", ()),
+        ("กรอกแบบผิดพลาดต้องแก้อย่างไร", ()),
+        ("ดอกเบี้ยผิดนัดถือเป็นเงินได้หรือไม่", ()),
+        ("กรอกผิดพลาด บริษัทจะมีความผิดหรือไม่", ("penalty",)),
+        ("บริษัทผิดไหม", ("penalty",)),
     ],
 )
 def test_intent_flags(question, intents):
