@@ -4,6 +4,8 @@ every mode with the same harness as `lexgraph eval` (services/core/evaluation.py
     python bench/bench_eval.py tests/fixtures/eval/pdpa_dev.jsonl --corpus pdpa
     python bench/bench_eval.py ../shared/eval/nitibench-tax/hf_tax.csv --corpus nitibench \\
         --data-dir var/bench-nitibench            # the 36 laws take long to embed: keep them
+    python bench/bench_eval.py tests/fixtures/eval/pdpa_dev.jsonl --corpus pdpa,nitibench \\
+        --data-dir var/bench-nitibench            # the PDPA questions among 37 laws
 
 `lexgraph eval GOLD --modes all` does the same against the configured stack (var/ by
 default); this script builds its own on free ports so it never touches a running server.
@@ -37,9 +39,14 @@ def main(argv: list[str] | None = None) -> int:
     gold = load_gold(args.gold, default_law=args.law)
     modes = list(MODES) if args.modes == "all" else args.modes.split(",")
     depth = max(args.k, 10) if gold.format == "nitibench" else args.k
+    corpora = [name.strip() for name in args.corpus.split(",") if name.strip()]
+    unknown = sorted(set(corpora) - set(CORPORA))
+    if unknown or not corpora:
+        print(f"unknown corpus {unknown}; expected some of {', '.join(CORPORA)}", file=sys.stderr)
+        return 2
     with open_stack(args.data_dir, threads=args.threads) as stack:
         started = time.perf_counter()
-        report = stack.ingest(corpus_paths(args.corpus))
+        report = stack.ingest([path for name in corpora for path in corpus_paths(name)])
         print(
             f"loaded {args.corpus} in {time.perf_counter() - started:.1f} s: {stack.sizes()}",
             file=sys.stderr,
@@ -65,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("gold", type=Path)
-    p.add_argument("--corpus", choices=CORPORA, default="pdpa")
+    p.add_argument(
+        "--corpus", default="pdpa", help=f"one of {', '.join(CORPORA)}, or a comma list of them"
+    )
     p.add_argument("--law", default=DEFAULT_LAW)
     p.add_argument("--k", type=int, default=10)
     p.add_argument("--modes", default="all", help='"all" or a comma list, e.g. "hybrid,graph"')
