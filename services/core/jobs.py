@@ -38,20 +38,26 @@ FINAL_LAW_STATUSES = frozenset({"succeeded", "unchanged", "failed", "cancelled"}
 
 _PREFIX = "lexgraph:"
 
+# Lua, at the head of the two scripts below: stop with 0 when the law (ARGV[1]) already has
+# a final status in the laws hash LAWS (a redelivered task). FINAL is the same set as
+# FINAL_LAW_STATUSES.
+_FINAL_LUA = "{" + ", ".join(f"{status} = true" for status in sorted(FINAL_LAW_STATUSES)) + "}"
+_RETURN_IF_FINAL = """
+local final = FINAL
+local current = redis.call('HGET', LAWS, ARGV[1])
+if current and final[cjson.decode(current)['status']] then
+  return 0
+end
+""".replace("FINAL", _FINAL_LUA)
+
 # KEYS: job hash, laws hash, dead-letter hash
 # ARGV: law id, new status, entry JSON, sections, now, dead-letter field, dead-letter JSON
 # Sets a final status once and counts its sections once. Returns 0 when the law was already
 # final (a redelivered task), 1 when recorded, 2 when recorded and every law is now final
 # (the caller then runs the job's finishing step, which sets the job's final state).
-_FINISH_LAW = """
-local current = redis.call('HGET', KEYS[2], ARGV[1])
-if current then
-  local status = cjson.decode(current)['status']
-  if status == 'succeeded' or status == 'unchanged' or status == 'failed'
-     or status == 'cancelled' then
-    return 0
-  end
-end
+_FINISH_LAW = (
+    _RETURN_IF_FINAL.replace("LAWS", "KEYS[2]")
+    + """
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
 redis.call('HINCRBY', KEYS[1], 'sections_done', tonumber(ARGV[4]))
 redis.call('HINCRBY', KEYS[1], 'laws_' .. ARGV[2], 1)
@@ -60,7 +66,7 @@ if ARGV[6] ~= '' then
 end
 local total = tonumber(redis.call('HGET', KEYS[1], 'laws_total') or '-1')
 local settled = 0
-for _, s in ipairs({'succeeded', 'unchanged', 'failed', 'cancelled'}) do
+for s, _ in pairs(final) do
   settled = settled + tonumber(redis.call('HGET', KEYS[1], 'laws_' .. s) or '0')
 end
 if redis.call('HGET', KEYS[1], 'fanned_out') == '1' and settled >= total then
@@ -68,17 +74,12 @@ if redis.call('HGET', KEYS[1], 'fanned_out') == '1' and settled >= total then
 end
 return 1
 """
+)
 
 # KEYS: laws hash, job hash; ARGV: law id, entry JSON, now. Running only if not final.
-_START_LAW = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local status = cjson.decode(current)['status']
-  if status == 'succeeded' or status == 'unchanged' or status == 'failed'
-     or status == 'cancelled' then
-    return 0
-  end
-end
+_START_LAW = (
+    _RETURN_IF_FINAL.replace("LAWS", "KEYS[1]")
+    + """
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 if redis.call('HGET', KEYS[2], 'state') == 'queued' then
   redis.call('HSET', KEYS[2], 'state', 'running')
@@ -86,6 +87,7 @@ end
 redis.call('HSETNX', KEYS[2], 'started_at', ARGV[3])
 return 1
 """
+)
 
 _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
