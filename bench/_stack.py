@@ -11,7 +11,6 @@ start.
 
 from __future__ import annotations
 
-import socket
 import statistics
 import tempfile
 import time
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from services.core import arcadedb
-from services.core.arcadedb import LocalArcadeDB
+from services.core.arcadedb import LocalArcadeDB, free_port
 from services.core.embedding import OfflineEmbedder
 from services.core.evaluation import percentile
 from services.core.graph_store import BoltGraphStore
@@ -49,12 +48,6 @@ def corpus_paths(name: str) -> list[Path]:
     if name == "ocs698":
         return [OCS_698]
     raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPORA)}")
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass

@@ -30,9 +30,8 @@ import httpx
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench._stack import free_port  # noqa: E402
 from services.core import arcadedb  # noqa: E402
-from services.core.arcadedb import LocalArcadeDB  # noqa: E402
+from services.core.arcadedb import LocalArcadeDB, free_port  # noqa: E402
 from services.worker import worker_command  # noqa: E402
 
 SHARED = REPO.parent / "shared"

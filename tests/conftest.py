@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from services.core import arcadedb
-from services.core.arcadedb import LocalArcadeDB
+from services.core.arcadedb import LocalArcadeDB, free_port
 from services.core.graph_store import BoltGraphStore
 from services.core.settings import Settings
-from tests.live_stack import empty_store, free_port
+from tests.live_stack import empty_store
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"

@@ -12,12 +12,11 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB
+from services.core.arcadedb import LocalArcadeDB, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
     empty_store,
-    free_port,
     http_ok,
     ingest_inline,
     spawn,

@@ -19,12 +19,11 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from services.core.arcadedb import LocalArcadeDB
+from services.core.arcadedb import LocalArcadeDB, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
     empty_store,
-    free_port,
     ingest_inline,
     stack_env,
     start_api,

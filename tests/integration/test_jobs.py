@@ -21,10 +21,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from services.core.arcadedb import free_port
 from services.core.errors import NotFound
 from services.core.jobs import LawEntry, RedisJobStore
 from services.worker import worker_command
-from tests.live_stack import empty_store, free_port, http_ok, wait_for
+from tests.live_stack import empty_store, http_ok, wait_for
 
 pytestmark = pytest.mark.integration
 

@@ -18,12 +18,11 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB
+from services.core.arcadedb import LocalArcadeDB, free_port
 from services.core.graph_store import BoltGraphStore
 from tests.live_stack import (
     PDPA,
     REPO,
-    free_port,
     http_ok,
     spawn,
     stack_env,

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port
+from services.core.arcadedb import free_port
 
 pytestmark = pytest.mark.integration
 
