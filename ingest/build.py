@@ -19,6 +19,7 @@ from typing import Any
 
 from ingest.corpus import CorpusIndex, normalise_law_name
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
+from ingest.ids import node_key
 from ingest.models import Law, Section
 from ingest.rules import (
     Penalty,
@@ -249,7 +250,7 @@ class _Builder:
             }
         )
         if resolution.law_id is None and citation.law:
-            key = f"{self.law.id}:ext:{normalise_law_name(citation.law)}"
+            key = node_key(self.law.id, "ext", normalise_law_name(citation.law))
             self.node(NodeLabel.EXTERNAL_LAW, key, {"name": citation.law})
             edge_key = (RelType.CITES_EXTERNAL, citation.source, key)
             existing = self.edges.get(edge_key)
@@ -362,7 +363,7 @@ class _Builder:
             return
         data = json.loads(path.read_text(encoding="utf-8"))
         for concept in data.get("concepts", []):
-            key = f"{self.law.id}:concept:{concept['id']}"
+            key = node_key(self.law.id, "concept", concept["id"])
             self.node(
                 NodeLabel.CONCEPT,
                 key,

@@ -91,8 +91,25 @@ def normalise_section_number(raw: str) -> str:
     return text
 
 
+# Graph keys of the nodes a citation walk reaches are "<law id>:<tag>:<parts>"
+# (docs/architecture.md); a law id never holds ":". The tag says what kind of node a key
+# names, so retrieval reads the kinds of the walk's nodes off their keys. (Chapters and
+# parts, "<law>:ch:<n>[:pt:<m>]", are keyed by the readers; no walk goes through them.)
+KEY_TAGS = {
+    "s": "section", "def": "definition", "pen": "penalty", "ex": "exemption",
+    "ext": "external_law", "concept": "concept",
+}  # fmt: skip
+
+
+def node_key(law_id: str, tag: str, *parts: object) -> str:
+    """ "th-pdpa-2562:pen:79:1" from ("th-pdpa-2562", "pen", "79", 1)."""
+    if tag not in KEY_TAGS:
+        raise ValueError(f"unknown key tag {tag!r}; expected one of {', '.join(KEY_TAGS)}")
+    return ":".join([law_id, tag, *(str(part) for part in parts)])
+
+
 def section_key(law_id: str, number: str) -> str:
-    return f"{law_id}:s:{normalise_section_number(number)}"
+    return node_key(law_id, "s", normalise_section_number(number))
 
 
 def section_label(number: str, language: str, *, unit: str | None = None) -> str:

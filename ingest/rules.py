@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ingest.ids import node_key
 from ingest.models import Law, Section
 from ingest.thai_numbers import KANJI_NUMERAL, max_fine, max_prison_months
 from ingest.xrefs import Resolution
@@ -97,7 +98,7 @@ def find_penalties(section: Section, law: Law, resolutions: list[Resolution]) ->
         index = len(out) + 1
         out.append(
             Penalty(
-                key=f"{law.id}:pen:{section.number}:{index}",
+                key=node_key(law.id, "pen", section.number, index),
                 section=section.key,
                 index=index,
                 kind=kind,
@@ -231,7 +232,7 @@ def find_definitions(law: Law) -> list[Definition]:
             if len(term) < 2 or term in found:
                 continue
             found[term] = Definition(
-                key=f"{law.id}:def:{term}",
+                key=node_key(law.id, "def", term),
                 term=term,
                 section=section.key,
                 text=match["text"].strip().rstrip(";"),
@@ -330,7 +331,7 @@ def find_exemptions(section: Section, law: Law, resolutions: list[Resolution]) -
         index = len(out) + 1
         out.append(
             Exemption(
-                key=f"{law.id}:ex:{section.number}:{index}",
+                key=node_key(law.id, "ex", section.number, index),
                 section=section.key,
                 index=index,
                 kind=kind,

@@ -34,6 +34,7 @@ from time import perf_counter
 from typing import Any, Literal
 
 from ingest.graph import RelType
+from ingest.ids import KEY_TAGS, node_key
 from services.core import telemetry
 from services.core.analysis import (
     CitedSection,
@@ -61,12 +62,6 @@ WALK_TYPES = (
 )  # fmt: skip
 # What an anchor's one hop follows (the last branch of the walk query).
 _ANCHOR_TYPES = frozenset(WALK_TYPES) - {RelType.USES_TERM, RelType.CITES_EXTERNAL}
-# Node kinds from the key scheme (docs/architecture.md): "<law>:<tag>:…"; a law id never
-# holds ":". The walk returns keys only, which is cheaper than labels.
-_KEY_TAGS = {
-    "s": "section", "def": "definition", "pen": "penalty", "ex": "exemption",
-    "ext": "external_law", "concept": "concept",
-}  # fmt: skip
 
 # Relationship weights per hop. Citations carry the most meaning; a term use or an external
 # citation says little about relevance. The intent multiplier lifts the family a question
@@ -517,7 +512,7 @@ def _seeds(
     places: dict[str, CitedSection] = {}
     for law_id in cited_laws:
         for cited in analysis.citations[:10]:
-            key = f"{law_id}:s:{cited.number}"
+            key = node_key(law_id, "s", cited.number)
             seeds.setdefault(key, Seed(key, law_id, "citation", 1.0, cited.text, certain=certain))
             if cited.paragraph or cited.clause:
                 places.setdefault(key, cited)
@@ -1099,8 +1094,10 @@ def _display_label(node: Mapping[str, Any]) -> str:
 
 
 def _kind_of_key(key: str) -> str:
+    """A node's kind from its key's tag (`ingest.ids.KEY_TAGS`): the walk returns keys only,
+    which is cheaper than labels."""
     parts = key.split(":", 2)
-    return _KEY_TAGS.get(parts[1], "node") if len(parts) > 2 else "node"
+    return KEY_TAGS.get(parts[1], "node") if len(parts) > 2 else "node"
 
 
 def _kind(labels: Sequence[str]) -> str:
@@ -1277,7 +1274,7 @@ def section_key_for(law: str, section: str) -> str:
         raise InvalidQuery(
             "section", f"must be a section number such as 26, ๒๖ or 26/1 (got {section[:50]!r})"
         )
-    return f"{law}:s:{number}"
+    return node_key(law, "s", number)
 
 
 def _require_law(versions: Mapping[str, str], law: str) -> str:
