@@ -132,7 +132,7 @@ def test_llm_unreachable_leaves_the_deterministic_analysis():
 
 def test_english_words_bring_the_thai_terms_of_the_glossary():
     analysis = analyse_question("Do journalists need consent to publish personal data in news?")
-    assert analysis.glossary_terms == ("สื่อมวลชน", "ความยินยอม", "ข้อมูลส่วนบุคคล")
+    assert analysis.glossary_terms == ("สื่อมวลชน", "ความยินยอม", "เปิดเผย", "ข้อมูลส่วนบุคคล")
     # whole words only: "define" holds "fine", "officers" is not "office"
     assert analyse_question("How do they define the officers?").glossary_terms == ()
 
