@@ -61,11 +61,12 @@ _LATIN_LETTER = re.compile(r"[a-z]")
 # "ผิด" (wrong) also sits in words that are not about wrongdoing: "รับผิดชอบ" (be
 # responsible for), "ผิดพลาด" (an error) and "ผิดนัด" (late payment), common in the facts
 # of a tax ruling (NitiBench-Tax: 12 of 50 questions read as penalty questions because of
-# them; 5 still do).
+# them; 5 still do). "โดนอะไร" (what will they get) and "ผลทางกฎหมาย" (legal consequences)
+# ask for consequences, as "what can happen" does in English.
 _NOT_PENALTY_TH = ("รับผิดชอบ", "ผิดพลาด", "ผิดนัด")
 _PENALTY_TH = (
     "โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ",
-    "ถูกปรับ", "โดนปรับ", "ปรับทางปกครอง", "อาญา",
+    "ถูกปรับ", "โดนปรับ", "ปรับทางปกครอง", "อาญา", "โดนอะไร", "ผลทางกฎหมาย",
 )  # fmt: skip
 _PENALTY_TOKENS_TH = ("ปรับ",)
 _PENALTY_EN = (

@@ -76,6 +76,7 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
         ("ดอกเบี้ยผิดนัดถือเป็นเงินได้หรือไม่", ()),
         ("กรอกผิดพลาด บริษัทจะมีความผิดหรือไม่", ("penalty",)),
         ("บริษัทผิดไหม", ("penalty",)),
+        ("ร้านทำแบบนี้จะโดนอะไรบ้าง", ("penalty",)),  # as "what can happen" in English
     ],
 )
 def test_intent_flags(question, intents):
