@@ -117,7 +117,7 @@ _COMPANION_PATTERNS: dict[str, tuple[_Pattern, ...]] = {
 # penalty question) is likelier the conduct the question describes than one without:
 # x1.5 moves a fused score of ~0.5 (rank ~8 of the flat top 10) to ~0.75 (rank ~4).
 _COMPANION_LIFT = 1.5
-_MAX_COMPANIONS = 3  # PDPA s.27 is punished by three sections (79, 83, 84)
+_MAX_COMPANIONS = 4  # PDPA s.29 is punished by four sections (83, 84, 86, 87), the most
 _INTENT_BOOST = 3.0
 _ROLE_BOOST = 2.0
 _CONTEXT_WALK_SCALE = 0.5
