@@ -60,9 +60,9 @@ _LATIN_LETTER = re.compile(r"[a-z]")
 # "ปรับปรุง" (improve), so it only counts as a whole token or in "โทษปรับ"/"ค่าปรับ".
 # "ผิด" (wrong) also sits in words that are not about wrongdoing: "รับผิดชอบ" (be
 # responsible for), "ผิดพลาด" (an error) and "ผิดนัด" (late payment), common in the facts
-# of a tax ruling (NitiBench-Tax: 12 of 50 questions read as penalty questions because of
-# them; 5 still do). "โดนอะไร" (what will they get) and "ผลทางกฎหมาย" (legal consequences)
-# ask for consequences, as "what can happen" does in English.
+# of a tax ruling (NitiBench-Tax: they made 7 of the 50 questions penalty questions).
+# "โดนอะไร" (what will they get) and "ผลทางกฎหมาย" (legal consequences) ask for
+# consequences, as "what can happen" does in English.
 _NOT_PENALTY_TH = ("รับผิดชอบ", "ผิดพลาด", "ผิดนัด")
 _PENALTY_TH = (
     "โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ",
