@@ -189,10 +189,10 @@ def glossary_terms(lowered: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=2)
 def _glossary(name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
-    """English keys match as whole words; Thai keys, written without spaces, as
-    substrings."""
+    """English keys match as whole words, plurals too ("criminal record" in "criminal
+    records"); Thai keys, written without spaces, as substrings."""
     terms = json.loads((GLOSSARIES / f"{name}.json").read_text(encoding="utf-8"))["terms"]
-    bound = (r"(?<![a-z0-9-])", r"(?![a-z0-9-])") if name == "en-th" else ("", "")
+    bound = (r"(?<![a-z0-9-])", r"(?:e?s)?(?![a-z0-9-])") if name == "en-th" else ("", "")
     return tuple(
         (re.compile(bound[0] + re.escape(key) + bound[1]), tuple(thai))
         for key, thai in terms.items()

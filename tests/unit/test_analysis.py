@@ -134,8 +134,10 @@ def test_llm_unreachable_leaves_the_deterministic_analysis():
 def test_english_words_bring_the_thai_terms_of_the_glossary():
     analysis = analyse_question("Do journalists need consent to publish personal data in news?")
     assert analysis.glossary_terms == ("สื่อมวลชน", "ความยินยอม", "เปิดเผย", "ข้อมูลส่วนบุคคล")
-    # whole words only: "define" holds "fine", "officers" is not "office"
-    assert analyse_question("How do they define the officers?").glossary_terms == ()
+    # whole words only: "define" holds "fine", "officers" is "officer" and not "office"
+    assert analyse_question("How do they define the officers?").glossary_terms == ("เจ้าหน้าที่",)
+    # plurals of the keys count
+    assert "ประวัติอาชญากรรม" in analyse_question("Can we ask for criminal records?").glossary_terms
 
 
 def test_a_thai_question_quoting_english_words_gets_no_english_glossary_terms():
