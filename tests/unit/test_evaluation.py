@@ -252,17 +252,34 @@ def test_shipped_dev_set_is_well_formed() -> None:
         "procedure",
     } <= kinds
     assert {q.lang for q in gold.questions} == {"th", "en"}
-    raw = [
-        json.loads(line)
-        for line in (FIXTURES / "pdpa_dev.jsonl").read_text(encoding="utf-8").splitlines()
-    ]
-    for record in raw:
-        labelled = {str(x) for x in record["must"] + record["should"]}
-        assert labelled == set(record["reason"]), record["id"]
-        if record["kind"] == "penalty":
-            assert len(record["must"]) >= 1
     ci = load_gold(FIXTURES / "ci_gold.jsonl")
     assert {q.id for q in ci.questions} <= {q.id for q in gold.questions}
+
+
+PDPA_SECTIONS = {
+    str(p["section"])
+    for p in json.loads(
+        (FIXTURES.parents[2] / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json").read_text(
+            encoding="utf-8"
+        )
+    )["provisions"]
+}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl")))
+def test_every_shipped_gold_file_gives_a_reason_for_each_real_label(name: str) -> None:
+    """Every label is a section of the PDPA text and has its reason; ids are unique."""
+    records = [
+        json.loads(line)
+        for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    assert len(load_gold(FIXTURES / name).questions) == len(records)
+    assert len({r["id"] for r in records}) == len(records)
+    for record in records:
+        labelled = {str(x) for x in record["must"] + record["should"]}
+        assert record["must"] and labelled == set(record["reason"]), record["id"]
+        assert labelled <= PDPA_SECTIONS, (record["id"], labelled - PDPA_SECTIONS)
 
 
 # --- the CLI ----------------------------------------------------------------------------
