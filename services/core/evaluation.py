@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ingest.ids import law_id_for_title, normalise_section_number
+from ingest.ids import law_id_for_title, node_key, normalise_section_number
 from services.core.errors import LexgraphError
 
 log = logging.getLogger(__name__)
@@ -361,7 +361,7 @@ def _question_row(
 
 
 def _ref_text(ref: SectionRef) -> str:
-    return f"{ref[0]}:s:{ref[1]}"
+    return node_key(ref[0], "s", ref[1])
 
 
 def _jsonl_summary(rows: Sequence[Mapping[str, Any]], gold: GoldSet) -> dict[str, Any]:
