@@ -1,6 +1,7 @@
 """Retrieval: hybrid vector seeding, one two-hop graph walk, intent-aware ranking, caps.
 
     question -> analyse -> embed once -> hybrid search over chunks and profiles
+                (and over the chunks of the laws the question names)
              -> each hit weighed by its law's share of the vector evidence
              -> seeds (explicit citations + the best vector nodes, walked 2 hops)
                 + anchors (the next vector hits, deeper than the context, walked 1 hop)
@@ -169,7 +170,7 @@ class ContextItem:
     title: str | None = None
     version: str | None = None
     full_text: bool = True
-    sources: tuple[str, ...] = ()  # "citation", "chunks", "profiles", "graph"
+    sources: tuple[str, ...] = ()  # "citation", "chunks", "profiles", "named_law", "graph"
 
 
 @dataclass(frozen=True)
@@ -242,7 +243,8 @@ def search(
         embedding = embedder.embed_query(_search_text(analysis))
 
     with _timed(timings, "vector_search"), telemetry.stage("vector_search"):
-        hits = _vector_hits(vectors, embedding, mode, scope, catalogue, top_k, settings)
+        named = _named_laws(graph, analysis, catalogue, scope) if mode == "graph" else []
+        hits = _vector_hits(vectors, embedding, mode, scope, named, catalogue, top_k, settings)
 
     # Ranks and scores come from the lists the flat modes see; graph mode fetches deeper
     # chunks only to choose anchors (a deeper list would reorder the fused top 10).
@@ -255,7 +257,7 @@ def search(
     if mode == "graph":
         # Each hit weighs by how much of the vector evidence its law holds.
         deep_scores = _fuse(deep_hits)
-        focus = _law_focus(deep_scores)
+        focus = _law_focus(deep_scores, named)
         vector_scores = {k: v * focus[_law_of(k)] for k, v in vector_scores.items()}
         deep_scores = {k: v * focus[_law_of(k)] for k, v in deep_scores.items()}
         with _timed(timings, "seeds"):  # reads the graph when the question cites sections
@@ -387,11 +389,15 @@ def _vector_hits(
     embedding: Any,
     mode: str,
     scope: list[str] | None,
+    named: list[str],
     catalogue: Mapping[str, _Law],
     top_k: int,
     settings: Settings,
 ) -> dict[str, list[VectorHit]]:
-    """Hits per collection, of published law versions only (pending points may exist)."""
+    """Hits per list, of published law versions only (pending points may exist): chunks,
+    profiles, and "named_law", the chunks of the laws the question names, a list of their
+    own: "can the director be punished under the PDPA" among 37 laws otherwise fills the
+    lists with the Securities Act's directors before one PDPA section."""
     published = {law.law_version for law in catalogue.values() if law.version}
     hidden = sorted(
         {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending} - published
@@ -403,17 +409,20 @@ def _vector_hits(
         collections["chunks"] = max(top_k, settings.seed_profiles) * 2
     if mode in ("hybrid", "graph"):
         collections["profiles"] = settings.seed_profiles
+    searches = [(collection, collection, limit, scope) for collection, limit in collections.items()]
+    if named:
+        searches.append(("named_law", "chunks", collections["chunks"], named))
     hits: dict[str, list[VectorHit]] = {}
-    for collection, limit in collections.items():
+    for name, collection, limit, laws in searches:
         found = vectors.hybrid_search(
             collection,
             embedding,
             limit=limit + 4,  # room for stale points of a version published a moment ago
-            laws=scope,
+            laws=laws,
             mode=vector_mode,
             exclude_law_versions=hidden or None,
         )
-        hits[collection] = [h for h in found if _hit_law_version(h) in published][:limit]
+        hits[name] = [h for h in found if _hit_law_version(h) in published][:limit]
     return hits
 
 
@@ -473,15 +482,17 @@ def _fuse(hits: Mapping[str, list[VectorHit]]) -> dict[str, float]:
     return {key: score / top for key, score in scores.items()}
 
 
-def _law_focus(scores: Mapping[str, float]) -> dict[str, float]:
+def _law_focus(scores: Mapping[str, float], named: Sequence[str] = ()) -> dict[str, float]:
     """law -> a weight from 0.25 to 1: a question is about one law more than others, and the
     law most of the vector evidence lands in is that law (NitiBench-Tax: the Revenue Code
-    ahead of the sections of other laws that share its words)."""
+    ahead of the sections of other laws that share its words), unless the question names
+    its laws: they weigh 1."""
     mass: dict[str, float] = defaultdict(float)
     for key, score in scores.items():
         mass[_law_of(key)] += score
     top = max(mass.values(), default=1.0) or 1.0
-    return defaultdict(lambda: 0.25, {law: 0.25 + 0.75 * m / top for law, m in mass.items()})
+    focus = {law: 0.25 + 0.75 * m / top for law, m in mass.items()}
+    return defaultdict(lambda: 0.25, focus | dict.fromkeys(named, 1.0))
 
 
 def _law_of(key: str) -> str:
@@ -649,6 +660,29 @@ def _cites_from(
     )
 
 
+def _named_laws(
+    graph: GraphStore,
+    analysis: QuestionAnalysis,
+    catalogue: Mapping[str, _Law],
+    scope: list[str] | None,
+) -> list[str]:
+    """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร") when they are
+    fewer than the laws searched; with one law loaded, naming it changes nothing."""
+    visible = _visible_laws(catalogue, scope)
+    named = _names_in(graph, analysis, visible) if len(visible) > 1 else []
+    return named if len(named) < len(visible) else []
+
+
+def _visible_laws(catalogue: Mapping[str, _Law], scope: list[str] | None) -> list[_Law]:
+    return [law for law in catalogue.values() if law.version and (not scope or law.id in scope)]
+
+
+def _names_in(graph: GraphStore, analysis: QuestionAnalysis, laws: Sequence[_Law]) -> list[str]:
+    text = analysis.normalised.lower()
+    names = _law_names(graph, laws)
+    return [law.id for law in laws if any(n in text for n in names.get(law.id, ()))]
+
+
 def _citation_laws(
     graph: GraphStore,
     analysis: QuestionAnalysis,
@@ -659,20 +693,18 @@ def _citation_laws(
     """Which laws "มาตรา ๒๖" means, and whether that is certain: the caller's filter or
     the only law loaded, a law the question names, else (a guess) the laws the vector
     search landed in (a bare section number is ambiguous across laws)."""
-    laws = [law for law in catalogue.values() if law.version and (not scope or law.id in scope)]
-    visible = [law.id for law in laws]
+    visible = _visible_laws(catalogue, scope)
     if len(visible) <= 1:
-        return visible, True
-    text = analysis.normalised.lower()
-    names = _law_names(graph, laws)
-    named = [law_id for law_id in visible if any(n in text for n in names.get(law_id, ()))]
+        return [law.id for law in visible], True
+    named = _names_in(graph, analysis, visible)
     if named:
         return named, True
+    visible_ids = {law.id for law in visible}
     landed: list[str] = []
     for found in hits.values():
         for hit in found:
             law = str(hit.payload.get("law", ""))
-            if law in visible and law not in landed:
+            if law in visible_ids and law not in landed:
                 landed.append(law)
     return landed[:2], False
 

@@ -268,3 +268,25 @@ def test_anchors_below_the_seeds_are_walked_one_hop_only(stores):
         if i.seed in {s.key for s in anchors} and i.hops > 1
     ]  # fmt: skip
     assert walked_from_anchors == []
+
+
+def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
+    graph, vectors, _ = stores
+    retrieval._LAW_NAMES.clear()  # names are kept per law version; the fakes reuse versions
+    words = "เก็บข้อมูลสุขภาพของพนักงาน"
+    alone = run(stores, f"{words} ตาม PDPA")
+    assert not any("named_law" in s.sources for s in alone.sections)  # one law: no new list
+
+    gdpr, version = "eu-gdpr", "eeee00000000"
+    graph.add_law(gdpr, version, title="General Data Protection Regulation", short_name="GDPR")
+    for number in range(25):  # more than the deep chunk list holds, each a closer match
+        key = f"{gdpr}:s:{number}"
+        graph.add("Section", key, version, number=str(number), label=f"Article {number}", text=words)
+        vectors.add("chunks", key, f"{words} ข้อมูล สุขภาพ พนักงาน เก็บ", law=gdpr,
+                    version=version, law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+    assert {s.law for s in run(stores, words).sections} == {gdpr}
+
+    named = run(stores, f"{words} ตาม PDPA")
+    pdpa = [s for s in named.sections if s.law == LAW]
+    assert f"{LAW}:s:26" in {s.key for s in pdpa}
+    assert all("named_law" in s.sources for s in pdpa if "graph" not in s.sources)
