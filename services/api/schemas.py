@@ -76,7 +76,10 @@ class ContextItemOut(BaseModel):
     steps: list[PathStep]
     seed: str | None = None
     version: str | None = None
-    sources: list[str]
+    sources: list[str] = Field(
+        description='What found it: "chunks" or "profiles" (vector search), "named_law" (the '
+        'chunks of a law the question names), "citation" (the question cites it), "graph".'
+    )
 
 
 class SeedOut(BaseModel):
