@@ -242,9 +242,14 @@ def search(
     with _timed(timings, "embedding"), telemetry.stage("embedding"):
         embedding = embedder.embed_query(_search_text(analysis))
 
+    visible = _visible_laws(catalogue, scope)
     with _timed(timings, "vector_search"), telemetry.stage("vector_search"):
-        named = _named_laws(graph, analysis, catalogue, scope) if mode == "graph" else []
-        hits = _vector_hits(vectors, embedding, mode, scope, named, catalogue, top_k, settings)
+        # The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร") get a list of
+        # their own in graph mode, and say which law a bare "มาตรา ๒๖" means. Naming every
+        # law searched (the only one loaded) singles none out.
+        named = _names_in(graph, analysis, visible) if mode == "graph" and len(visible) > 1 else []
+        own = named if len(named) < len(visible) else []
+        hits = _vector_hits(vectors, embedding, mode, scope, own, catalogue, top_k, settings)
 
     # Ranks and scores come from the lists the flat modes see; graph mode fetches deeper
     # chunks only to choose anchors (a deeper list would reorder the fused top 10).
@@ -257,7 +262,7 @@ def search(
     if mode == "graph":
         # Each hit weighs by how much of the vector evidence its law holds.
         deep_scores = _fuse(deep_hits)
-        focus = _law_focus(deep_scores, named)
+        focus = _law_focus(deep_scores, own)
         vector_scores = {k: v * focus[_law_of(k)] for k, v in vector_scores.items()}
         deep_scores = {k: v * focus[_law_of(k)] for k, v in deep_scores.items()}
         with _timed(timings, "seeds"):  # reads the graph when the question cites sections
@@ -267,8 +272,8 @@ def search(
                 vector_scores,
                 deep_scores,
                 kinds,
-                catalogue,
-                scope,
+                [law.id for law in visible],
+                named,
                 hits,
                 published,
                 settings,
@@ -508,18 +513,14 @@ def _seeds(
     vector_scores: Mapping[str, float],
     deep_scores: Mapping[str, float],
     kinds: Mapping[str, str],
-    catalogue: Mapping[str, _Law],
-    scope: list[str] | None,
+    visible: list[str],
+    named: list[str],
     hits: Mapping[str, list[VectorHit]],
     published: list[str],
     settings: Settings,
 ) -> list[Seed]:
     seeds: dict[str, Seed] = {}
-    cited_laws, certain = (
-        _citation_laws(graph, analysis, catalogue, scope, hits)
-        if analysis.citations
-        else ([], True)
-    )
+    cited_laws, certain = _citation_laws(visible, named, hits) if analysis.citations else ([], True)
     places: dict[str, CitedSection] = {}
     for law_id in cited_laws:
         for cited in analysis.citations[:10]:
@@ -660,51 +661,34 @@ def _cites_from(
     )
 
 
-def _named_laws(
-    graph: GraphStore,
-    analysis: QuestionAnalysis,
-    catalogue: Mapping[str, _Law],
-    scope: list[str] | None,
-) -> list[str]:
-    """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร") when they are
-    fewer than the laws searched; with one law loaded, naming it changes nothing."""
-    visible = _visible_laws(catalogue, scope)
-    named = _names_in(graph, analysis, visible) if len(visible) > 1 else []
-    return named if len(named) < len(visible) else []
-
-
 def _visible_laws(catalogue: Mapping[str, _Law], scope: list[str] | None) -> list[_Law]:
+    """The published laws searched: the caller's scope, else every published law."""
     return [law for law in catalogue.values() if law.version and (not scope or law.id in scope)]
 
 
 def _names_in(graph: GraphStore, analysis: QuestionAnalysis, laws: Sequence[_Law]) -> list[str]:
+    """The laws the question names by title, short name or alias."""
     text = analysis.normalised.lower()
     names = _law_names(graph, laws)
     return [law.id for law in laws if any(n in text for n in names.get(law.id, ()))]
 
 
 def _citation_laws(
-    graph: GraphStore,
-    analysis: QuestionAnalysis,
-    catalogue: Mapping[str, _Law],
-    scope: list[str] | None,
-    hits: Mapping[str, list[VectorHit]],
+    visible: list[str], named: list[str], hits: Mapping[str, list[VectorHit]]
 ) -> tuple[list[str], bool]:
     """Which laws "มาตรา ๒๖" means, and whether that is certain: the caller's filter or
     the only law loaded, a law the question names, else (a guess) the laws the vector
     search landed in (a bare section number is ambiguous across laws)."""
-    visible = _visible_laws(catalogue, scope)
     if len(visible) <= 1:
-        return [law.id for law in visible], True
-    named = _names_in(graph, analysis, visible)
+        return visible, True
     if named:
         return named, True
-    visible_ids = {law.id for law in visible}
+    searched = set(visible)
     landed: list[str] = []
     for found in hits.values():
         for hit in found:
             law = str(hit.payload.get("law", ""))
-            if law in visible_ids and law not in landed:
+            if law in searched and law not in landed:
                 landed.append(law)
     return landed[:2], False
 
