@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ingest.ids import section_key
 from services.core.ports import Embedding, SparseVector, VectorIndex, VectorPoint
 from services.core.vector_index import EdgeVectorIndex, QdrantVectorIndex
 
@@ -45,7 +46,7 @@ def _points(n: int, rng: np.random.Generator) -> list[VectorPoint]:
         law = f"law-{i % LAWS}"
         points.append(
             VectorPoint(
-                key=f"{law}:s:{i}",
+                key=section_key(law, str(i)),
                 embedding=Embedding(
                     dense=tuple(dense[i].tolist()),
                     sparse=SparseVector(tuple(int(t) for t in terms), tuple(weights.tolist())),
