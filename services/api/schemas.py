@@ -78,7 +78,8 @@ class ContextItemOut(BaseModel):
     version: str | None = None
     sources: list[str] = Field(
         description='What found it: "chunks" or "profiles" (vector search), "named_law" (the '
-        'chunks of a law the question names), "citation" (the question cites it), "graph".'
+        'chunks of a law the question names), "asking" (the chunks that match what a long '
+        'question asks), "citation" (the question cites it), "graph".'
     )
 
 

@@ -89,6 +89,22 @@ _DEFINITION_EN = ("definition", "definitions", "define", "defined", "defines", "
 _WEAK_DEFINITION_TH = ("คือ",)
 _WEAK_DEFINITION_EN = ("what is", "what are", "what's", "what does")
 
+# A long question is a fact pattern that ends in what it asks. Its asking part starts at the
+# last of these Thai phrases ("I'd like to know", "ask whether", "I wonder whether"); in
+# English it is the sentences that end in "?". Shorter questions are all asking part.
+_ASKING_MIN_CHARS = 400
+_ASKING_TH = (
+    "อยากถามว่า",
+    "อยากทราบว่า",
+    "อยากทราบ",
+    "ขอทราบ",
+    "ขอหารือ",
+    "หารือว่า",
+    "ถามว่า",
+    "สงสัยว่า",
+)
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
+
 _EN_STOPWORDS = frozenset(
     """a an the and or but if then else of to in on at by for with from into onto about as
     is are was were be been being am do does did doing have has had having can could may
@@ -124,6 +140,7 @@ class QuestionAnalysis:
     exception: bool
     definition: bool
     glossary_terms: tuple[str, ...] = field(default=())  # statutory Thai terms for its words
+    asking: str | None = None  # what a long fact pattern asks (`asking_part`)
     llm_keywords: tuple[str, ...] = field(default=())
 
     @property
@@ -165,8 +182,22 @@ def analyse_question(question: str, settings: Settings | None = None) -> Questio
         exception=exception,
         definition=definition,
         glossary_terms=glossary_terms(lowered),
+        asking=asking_part(cleaned),
         llm_keywords=extra,
     )
+
+
+def asking_part(question: str) -> str | None:
+    """What a long question asks, after its facts: from the last Thai asking phrase
+    ("อยากทราบว่า…") to the end, or, without one, its sentences that end in "?". None for a
+    question under `_ASKING_MIN_CHARS` or one with neither."""
+    if len(question) < _ASKING_MIN_CHARS:
+        return None
+    start = max(question.rfind(phrase) for phrase in _ASKING_TH)
+    if start >= 0:
+        return question[start:]
+    asked = [s for s in _SENTENCE_END.split(question) if s.endswith("?")]
+    return " ".join(asked) or None
 
 
 GLOSSARIES = REPO_ROOT / "data" / "glossary"

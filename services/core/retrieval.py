@@ -1,7 +1,8 @@
 """Retrieval: hybrid vector seeding, one two-hop graph walk, intent-aware ranking, caps.
 
-    question -> analyse -> embed once -> hybrid search over chunks and profiles
-                (and over the chunks of the laws the question names)
+    question -> analyse -> embed -> hybrid search over chunks and profiles
+                (and over the chunks of the laws the question names, and lexically over
+                the chunks that match what a long question asks)
              -> each hit weighed by its law's share of the vector evidence
              -> seeds (explicit citations + the best vector nodes, walked 2 hops)
                 + anchors (the next vector hits, deeper than the context, walked 1 hop)
@@ -46,7 +47,7 @@ from services.core.analysis import (
     normalise_section_number,
 )
 from services.core.errors import InvalidQuery, NotFound
-from services.core.ports import Embedder, GraphStore, VectorHit, VectorIndex
+from services.core.ports import Embedder, Embedding, GraphStore, VectorHit, VectorIndex
 from services.core.profiles import node_kind
 from services.core.settings import Settings
 
@@ -170,7 +171,8 @@ class ContextItem:
     title: str | None = None
     version: str | None = None
     full_text: bool = True
-    sources: tuple[str, ...] = ()  # "citation", "chunks", "profiles", "named_law", "graph"
+    # "citation", "chunks", "profiles", "named_law", "asking", "graph"
+    sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -241,6 +243,9 @@ def search(
 
     with _timed(timings, "embedding"), telemetry.stage("embedding"):
         embedding = embedder.embed_query(_search_text(analysis))
+        asking = None
+        if mode == "graph" and analysis.asking:
+            asking = embedder.embed_query(analysis.asking)
 
     visible = _visible_laws(catalogue, scope)
     with _timed(timings, "vector_search"), telemetry.stage("vector_search"):
@@ -249,7 +254,9 @@ def search(
         # law searched (the only one loaded) singles none out.
         named = _names_in(graph, analysis, visible) if mode == "graph" and len(visible) > 1 else []
         own = named if len(named) < len(visible) else []
-        hits = _vector_hits(vectors, embedding, mode, scope, own, catalogue, top_k, settings)
+        hits = _vector_hits(
+            vectors, embedding, asking, mode, scope, own, catalogue, top_k, settings
+        )
 
     # Ranks and scores come from the lists the flat modes see; graph mode fetches deeper
     # chunks only to choose anchors (a deeper list would reorder the fused top 10).
@@ -392,6 +399,7 @@ def _search_text(analysis: QuestionAnalysis) -> str:
 def _vector_hits(
     vectors: VectorIndex,
     embedding: Any,
+    asking: Embedding | None,
     mode: str,
     scope: list[str] | None,
     named: list[str],
@@ -400,9 +408,15 @@ def _vector_hits(
     settings: Settings,
 ) -> dict[str, list[VectorHit]]:
     """Hits per list, of published law versions only (pending points may exist): chunks,
-    profiles, and "named_law", the chunks of the laws the question names, a list of their
-    own: "can the director be punished under the PDPA" among 37 laws otherwise fills the
-    lists with the Securities Act's directors before one PDPA section."""
+    profiles, and two lists of their own in graph mode:
+    - "named_law", the chunks of the laws the question names: "can the director be
+      punished under the PDPA" among 37 laws otherwise fills the lists with the Securities
+      Act's directors before one PDPA section;
+    - "asking", the chunks that match the words of a long question's asking part
+      (`asking`, its embedding; `analysis.asking_part`), so that what a fact pattern asks
+      ranks first in one list instead of under the words of its facts. Lexical only: the
+      asked-about terms ("แจ้ง… ภายในกี่ชั่วโมง", "fine") are words the statute uses (figures
+      in docs/quality.md)."""
     published = {law.law_version for law in catalogue.values() if law.version}
     hidden = sorted(
         {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending} - published
@@ -414,17 +428,24 @@ def _vector_hits(
         collections["chunks"] = max(top_k, settings.seed_profiles) * 2
     if mode in ("hybrid", "graph"):
         collections["profiles"] = settings.seed_profiles
-    searches = [(collection, collection, limit, scope) for collection, limit in collections.items()]
+    searches = [
+        (collection, collection, embedding, limit, scope, vector_mode)
+        for collection, limit in collections.items()
+    ]
     if named:
-        searches.append(("named_law", "chunks", collections["chunks"], named))
+        searches.append(
+            ("named_law", "chunks", embedding, collections["chunks"], named, vector_mode)
+        )
+    if asking is not None:
+        searches.append(("asking", "chunks", asking, collections["chunks"], scope, "sparse"))
     hits: dict[str, list[VectorHit]] = {}
-    for name, collection, limit, laws in searches:
+    for name, collection, query, limit, laws, search_mode in searches:
         found = vectors.hybrid_search(
             collection,
-            embedding,
+            query,
             limit=limit + 4,  # room for stale points of a version published a moment ago
             laws=laws,
-            mode=vector_mode,
+            mode=search_mode,
             exclude_law_versions=hidden or None,
         )
         hits[name] = [h for h in found if _hit_law_version(h) in published][:limit]

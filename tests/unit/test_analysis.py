@@ -7,6 +7,7 @@ import pytest
 
 from services.core.analysis import (
     analyse_question,
+    asking_part,
     llm_keywords,
     normalise_section_number,
 )
@@ -148,3 +149,21 @@ def test_everyday_thai_words_bring_the_statutory_terms_the_question_lacks():
     analysis = analyse_question("ร้านเอาเบอร์โทรของฉันไปขายโดยไม่ได้ถาม ข้อมูลส่วนบุคคลก็ด้วย")
     # เบอร์โทร -> ข้อมูลส่วนบุคคล is left out: the question already says it
     assert analysis.glossary_terms == ("เปิดเผย", "ความยินยอม")
+
+
+FACTS_TH = "ผมเปิดร้านเช่ารถอยู่ที่ภูเก็ต ลูกค้าส่วนใหญ่เป็นนักท่องเที่ยว ถ่ายสำเนาพาสปอร์ตเก็บไว้ทุกครั้ง " * 6
+FACTS_EN = "We run a small clinic in Chiang Mai. Patients fill in paper forms at the desk. " * 6
+
+
+def test_a_long_question_asks_from_its_last_asking_phrase_or_in_its_question_sentences():
+    asked = "อยากทราบว่าส่งข้อมูลลูกค้าให้ตำรวจได้ไหม"
+    assert asking_part(f"{FACTS_TH} ตำรวจถามว่ารถอยู่ไหน {asked}") == asked  # the last phrase
+    question = f"{FACTS_EN}Is it wrong? The forms are kept for ten years. Must we delete them?"
+    assert asking_part(question) == "Is it wrong? Must we delete them?"
+    assert analyse_question(question).asking == "Is it wrong? Must we delete them?"
+
+
+def test_a_short_question_or_one_that_asks_nothing_has_no_asking_part():
+    assert asking_part("อยากทราบว่าเก็บข้อมูลสุขภาพได้ไหม") is None  # all of it is the ask
+    assert asking_part(FACTS_TH) is None
+    assert asking_part(FACTS_EN) is None

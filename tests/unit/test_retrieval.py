@@ -281,7 +281,9 @@ def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
     graph.add_law(gdpr, version, title="General Data Protection Regulation", short_name="GDPR")
     for number in range(25):  # more than the deep chunk list holds, each a closer match
         key = f"{gdpr}:s:{number}"
-        graph.add("Section", key, version, number=str(number), label=f"Article {number}", text=words)
+        graph.add(
+            "Section", key, version, number=str(number), label=f"Article {number}", text=words
+        )
         vectors.add("chunks", key, f"{words} ข้อมูล สุขภาพ พนักงาน เก็บ", law=gdpr,
                     version=version, law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
     assert {s.law for s in run(stores, words).sections} == {gdpr}
@@ -290,3 +292,21 @@ def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
     pdpa = [s for s in named.sections if s.law == LAW]
     assert f"{LAW}:s:26" in {s.key for s in pdpa}
     assert all("named_law" in s.sources for s in pdpa if "graph" not in s.sources)
+
+
+def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(stores):
+    _, vectors, _ = stores
+    facts = "พนักงานคนหนึ่งลาออกไปเมื่อปีที่แล้ว บริษัทยังเก็บแฟ้มประวัติไว้ในตู้ที่สำนักงาน " * 6
+    question = f"{facts} อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร"
+    result = run(stores, question)
+    assert ("chunks", "sparse") in vectors.calls
+    asked = [s for s in result.sections if "asking" in s.sources]
+    assert f"{LAW}:s:26" in {s.key for s in asked}
+
+    vectors.calls.clear()
+    flat = run(stores, question, mode="hybrid")  # the flat modes stay one list per collection
+    assert ("chunks", "sparse") not in vectors.calls
+    assert not any("asking" in s.sources for s in flat.sections)
+    vectors.calls.clear()
+    run(stores, "อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร")  # short: the whole of it asks
+    assert ("chunks", "sparse") not in vectors.calls
