@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import threading
 import warnings
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
@@ -70,6 +70,15 @@ def _selects_nothing(*allowed: Sequence[str] | None) -> bool:
 def _hit(key: Any, score: float, payload: dict[str, Any] | None) -> VectorHit:
     payload = dict(payload or {})
     return VectorHit(key=str(payload.get("key", key)), score=float(score), payload=payload)
+
+
+def _ranked(points: Iterable[Any]) -> list[VectorHit]:
+    """Hits best first, equal scores in key order. Qdrant's order among equal scores (RRF
+    ties, chunks with the same words) differs between processes, so without this the same
+    question could return a different tenth section after a restart."""
+    hits = [_hit(p.id, p.score, p.payload) for p in points]
+    hits.sort(key=lambda hit: (-hit.score, hit.key))
+    return hits
 
 
 # ============================================================================ qdrant-edge
@@ -241,7 +250,7 @@ class EdgeVectorIndex:
                 with_payload=True,
             )
         points = self._call("query", shard.query, request)
-        return [_hit(p.id, p.score, p.payload) for p in points]
+        return _ranked(points)
 
     def count(
         self, collection: str, law_id: str | None = None, *, version: str | None = None
@@ -553,7 +562,7 @@ class QdrantVectorIndex:
             if _collection_missing(e):
                 return []  # nothing indexed yet: no hits, not an outage
             raise
-        return [_hit(p.id, p.score, p.payload) for p in response.points]
+        return _ranked(response.points)
 
     def count(
         self, collection: str, law_id: str | None = None, *, version: str | None = None

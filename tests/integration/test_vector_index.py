@@ -206,6 +206,22 @@ def test_hybrid_puts_a_point_high_in_both_lists_first(toy):
     assert len(hits) == 4
 
 
+def test_equal_scores_come_in_key_order(index):
+    # Points with the same vectors score the same; the store's own order among them is
+    # not fixed between processes, the adapters' is.
+    index.ensure_collections(3, sparse_idf=True)
+    keys = [f"a:s:{n}" for n in (7, 3, 9, 1, 5, 8, 2, 6, 4)]
+    index.upsert("chunks", [_point(k, "a", "section", [1, 0, 0], {10: 1.0}) for k in keys])
+    query = _query([1, 0, 0], {10: 1.0})
+    for mode in ("dense", "sparse"):
+        hits = index.hybrid_search("chunks", query, limit=9, mode=mode)
+        assert [h.key for h in hits] == sorted(keys), mode
+    # Fused, the same points get the ranks of the two lists, hence distinct scores; equal
+    # fused scores still come in key order.
+    hits = index.hybrid_search("chunks", query, limit=9)
+    assert hits == sorted(hits, key=lambda h: (-h.score, h.key))
+
+
 @pytest.mark.parametrize("adapter", ["edge", "client-local"])
 def test_the_dense_weight_decides_between_the_lists(tmp_path, adapter):
     """One hit per list (prefetch 1 deep): d tops the dense list, s the sparse one, so equal
