@@ -28,7 +28,7 @@ class SearchRequest(BaseModel):
 
     query: str = Field(
         description="The question in everyday Thai or English; may name sections "
-        '("มาตรา ๒๖", "Section 26"). At most 2,000 characters.',
+        '("มาตรา ๒๖", "Section 26"). At most 8,000 characters (LEXGRAPH_MAX_QUERY_CHARS).',
         max_length=MAX_QUERY_BYTES,
     )
     laws: list[str] | None = Field(

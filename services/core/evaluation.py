@@ -447,8 +447,8 @@ def search_retriever(
     from services.core.retrieval import search
 
     def retrieve(question: str) -> list[SectionRef]:
-        # The length cap guards the API against abuse; benchmark questions (NitiBench-Tax
-        # runs to ~4,000 characters) are scored whole rather than cut.
+        # The length cap guards the API against abuse; a benchmark question above it is
+        # scored whole rather than refused.
         run_settings = settings
         if len(question) > settings.max_query_chars:
             run_settings = settings.model_copy(update={"max_query_chars": len(question)})
