@@ -292,7 +292,10 @@ def search(
     with _timed(timings, "assembly"), telemetry.stage("assembly"):
         intents = analysis.intents
         ranked = _rank(paths, intents, vector_scores, deep_scores, kinds, seeds, hits, settings)
-        chosen = _choose(ranked, top_k, settings)
+    if mode == "graph":
+        with _timed(timings, "definitions"):  # reads the graph once per law version
+            ranked = _with_part_definitions(graph, ranked, catalogue, top_k)
+    chosen = _choose(ranked, top_k, settings)
     with _timed(timings, "details"):
         details = _details(graph, chosen, published)
     sections, nodes = _assemble(chosen, details, top_k, settings)
@@ -929,6 +932,101 @@ def _complete(
             order.append(companion)
             placed.add(companion.key)
     return order
+
+
+# A part's definitions: a section defining terms that at most this share of its law's
+# sections use (Revenue Code s.77/1: 207 of 361, the VAT chapter's; s.39: 126, income
+# tax's). Above it they are the whole law's (PDPA s.6: 92 of 96), which every answer
+# would otherwise end in.
+_PART_DEFINITIONS_SHARE = 0.75
+_DEFINITIONS_FROM_TOP = 5  # the sections whose terms are looked up
+_DEFINITIONS_SUPPORT = 2  # how many of them must use the part's terms
+
+# law version -> section -> ((term, defining section), ...), the part definitions only
+_PART_DEFINITIONS: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {}
+
+
+def _with_part_definitions(
+    graph: GraphStore, ranked: list[_Candidate], catalogue: Mapping[str, _Law], top_k: int
+) -> list[_Candidate]:
+    """Add the definitions of the part of the law the answer lies in, as its last section:
+    a tax ruling on VAT turns on what s.77/1 calls a "sale" or a "service", though the
+    question never says "definition". Added when at least `_DEFINITIONS_SUPPORT` of the
+    top `_DEFINITIONS_FROM_TOP` sections use terms one section of their law defines for a
+    part of it (`_PART_DEFINITIONS_SHARE`), and the answer does not already hold it. The
+    path says which section's term led there: s.82/3 -[USES_TERM]-> ผู้ประกอบการ
+    <-[DEFINES]- s.77/1."""
+    sections = [c for c in ranked if c.kind == "section"]
+    top = sections[:_DEFINITIONS_FROM_TOP]
+    laws = {_law_of(c.key): catalogue.get(_law_of(c.key)) for c in top}
+    published = [law for law in laws.values() if law and law.version]
+    definitions = _part_definitions(graph, published)
+    support: dict[str, list[tuple[_Candidate, str]]] = defaultdict(list)
+    for candidate in top:
+        law = laws[_law_of(candidate.key)]
+        uses = definitions.get(law.law_version, {}) if law else {}
+        for term, defining in uses.get(candidate.key, ()):
+            support[defining].append((candidate, term))
+    if not support:
+        return ranked
+    # the most support, then the one the higher-ranked sections use
+    order = {c.key: i for i, c in enumerate(top)}
+    best = min(support, key=lambda k: (-len(support[k]), order[support[k][0][0].key], k))
+    if len(support[best]) < _DEFINITIONS_SUPPORT or best in {c.key for c in sections[:top_k]}:
+        return ranked
+    user, term = support[best][0]
+    candidate = next((c for c in ranked if c.key == best), None) or _Candidate(best, "section")
+    candidate.sources.add("graph")
+    if not candidate.seed_source and not candidate.steps:
+        candidate.steps = (
+            Step(0, "", "out", user.key, user.key),
+            Step(1, RelType.USES_TERM, "out", term, term),
+            Step(2, RelType.DEFINES, "in", best, best),
+        )
+    candidate.walk = max(candidate.walk, user.score * _HOP_DECAY**2)
+    rest = [c for c in ranked if c.key != best]
+    if len(sections) < top_k:
+        return [*rest, candidate]
+    at = rest.index(sections[top_k - 1])
+    return [*rest[:at], candidate, *rest[at:]]
+
+
+def _part_definitions(
+    graph: GraphStore, laws: Sequence[_Law]
+) -> dict[str, dict[str, tuple[tuple[str, str], ...]]]:
+    """law version -> section -> the (term, defining section) pairs of the part
+    definitions its text uses, one term per defining section. Kept per law version (a
+    content hash, so never stale): the first read of a law costs ~30-400 ms (36 laws
+    loaded, the Revenue Code the most)."""
+    missing = {law.law_version: law for law in laws if law.law_version not in _PART_DEFINITIONS}
+    if missing:
+        if len(_PART_DEFINITIONS) > _LAW_NAMES_MAX:
+            _PART_DEFINITIONS.clear()
+        rows = graph.run_read(
+            "retrieval_part_definitions", laws=[[law.id, lv] for lv, law in missing.items()]
+        )
+        size: dict[str, int] = {}
+        uses: dict[str, dict[str, dict[str, str]]] = {lv: defaultdict(dict) for lv in missing}
+        for row in rows:
+            lv = str(row["law_version"])
+            if row.get("sections") is not None:
+                size[lv] = int(row["sections"])
+            elif lv in uses:
+                terms = uses[lv][str(row["section"])]
+                defining, term = str(row["defines"]), str(row["term"])
+                terms[defining] = min(term, terms.get(defining, term))
+        for lv, by_section in uses.items():
+            users: dict[str, int] = defaultdict(int)
+            for terms in by_section.values():
+                for defining in terms:
+                    users[defining] += 1
+            part = {d for d, n in users.items() if n <= _PART_DEFINITIONS_SHARE * size.get(lv, 0)}
+            _PART_DEFINITIONS[lv] = {
+                section: tuple(sorted((t, d) for d, t in terms.items() if d in part))
+                for section, terms in by_section.items()
+                if part.intersection(terms)
+            }
+    return {law.law_version: _PART_DEFINITIONS[law.law_version] for law in laws}
 
 
 def _choose(ranked: list[_Candidate], top_k: int, settings: Settings) -> list[_Candidate]:

@@ -1,6 +1,7 @@
 """The walk query returns relationships and `retrieval.walk` rebuilds the paths from them.
 Checked on the real graph database (the ArcadeDB fixture, PDPA loaded) against a plain
-path query that returns every path whole, under the same rules."""
+path query that returns every path whole, under the same rules. Likewise the read of the
+sections that use another section's defined terms."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import pytest
 
 from services.core.graph_store import BoltGraphStore
+from services.core import retrieval
 from services.core.retrieval import Seed, walk
 from tests.integration.conftest import LAW
 
@@ -61,3 +63,29 @@ def test_rebuilt_paths_are_the_paths_of_the_graph(pdpa_store: BoltGraphStore, ma
     expected |= _whole(pdpa_store, [f"{LAW}:s:37"], ANCHOR, 1)
     assert len(expected) > 50
     assert rebuilt == expected
+
+
+def test_the_part_definitions_read_matches_a_plain_query(pdpa_store: BoltGraphStore):
+    (row,) = pdpa_store.run_read("published_laws")
+    law_version = f"{row['law']}@{row['version']}"
+    rows = pdpa_store.run_read("retrieval_part_definitions", laws=[[LAW, law_version]])
+    uses = {(r["section"], r["term"], r["defines"]) for r in rows if r["sections"] is None}
+    plain = pdpa_store.run_cypher(
+        "MATCH (s:Section)-[:USES_TERM]->(d:Definition)<-[:DEFINES]-(t:Section) "
+        "WHERE s.law = $law AND s.key <> t.key RETURN s.key AS s, d.key AS d, t.key AS t",
+        law=LAW,
+    )
+    assert uses == {(r["s"], r["d"], r["t"]) for r in plain} and len(uses) > 100
+    (size,) = [r["sections"] for r in rows if r["sections"] is not None]
+    assert (
+        size
+        == pdpa_store.run_cypher(
+            "MATCH (s:Section) WHERE s.law = $law RETURN count(s) AS n", law=LAW
+        )[0]["n"]
+    )
+    # The PDPA's one defining section, s.6, serves nearly every section: the whole law's
+    # definitions, not a part's, so retrieval adds it to no answer.
+    assert {t for _, _, t in uses} == {f"{LAW}:s:6"}
+    retrieval._PART_DEFINITIONS.clear()
+    law = retrieval._Law(LAW, row["version"], None)
+    assert retrieval._part_definitions(pdpa_store, [law]) == {law_version: {}}

@@ -19,6 +19,16 @@ def stores():
     return mini_pdpa()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_caches():
+    # Retrieval keeps what it read per law version; the fakes reuse one version per test.
+    retrieval._LAW_NAMES.clear()
+    retrieval._PART_DEFINITIONS.clear()
+    yield
+    retrieval._LAW_NAMES.clear()
+    retrieval._PART_DEFINITIONS.clear()
+
+
 def run(stores, question, settings=None, **kwargs):
     graph, vectors, embedder = stores
     return search(
@@ -61,6 +71,12 @@ def test_penalty_intent_ranks_penalty_sections_above_plain_citations(stores):
 
 def test_one_embed_call_one_published_read_one_walk_and_one_detail_read(stores):
     graph, _, embedder = stores
+    run(stores, QUESTION_TH)  # the first search of a law version also reads its definitions
+    assert graph.calls == [
+        "retrieval_laws", "retrieval_walk", "retrieval_part_definitions", "retrieval_nodes"
+    ]  # fmt: skip
+    graph.calls.clear()
+    embedder.calls = 0
     run(stores, QUESTION_TH)
     assert embedder.calls == 1
     assert graph.calls == ["retrieval_laws", "retrieval_walk", "retrieval_nodes"]
@@ -310,3 +326,25 @@ def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(store
     vectors.calls.clear()
     run(stores, "อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร")  # short: the whole of it asks
     assert ("chunks", "sparse") not in vectors.calls
+
+
+def test_the_definitions_of_the_part_an_answer_lies_in_come_last(stores):
+    graph, _, _ = stores
+    term = f"{LAW}:def:ข้อมูลส่วนบุคคล"
+    for number in ("24", "27"):  # with s.26, three of the eight sections use s.6's term
+        graph.link("USES_TERM", f"{LAW}:s:{number}", term)
+    result = run(stores, QUESTION_TH, top_k=4)
+    last = result.sections[-1]
+    assert [s.key for s in result.sections].count(f"{LAW}:s:6") == 1
+    assert last.key == f"{LAW}:s:6"
+    assert last.reached == "[hop2][DEFINES] มาตรา ๖"
+    assert last.path.endswith("-[USES_TERM]-> ข้อมูลส่วนบุคคล <-[DEFINES]- มาตรา ๖")
+    assert f"{LAW}:s:6" not in keys(run(stores, QUESTION_TH, top_k=4, mode="hybrid"))
+
+
+def test_definitions_that_most_of_the_law_uses_are_not_added(stores):
+    graph, _, _ = stores
+    term = f"{LAW}:def:ข้อมูลส่วนบุคคล"
+    for number in ("24", "27", "30", "31", "79", "84"):  # seven of eight: the whole law's
+        graph.link("USES_TERM", f"{LAW}:s:{number}", term)
+    assert f"{LAW}:s:6" not in keys(run(stores, QUESTION_TH, top_k=4))
