@@ -7,12 +7,13 @@
              -> seeds (explicit citations + the best vector nodes, walked 2 hops)
                 + anchors (the next vector hits, deeper than the context, walked 1 hop)
              -> ONE walk query (<= 2 hops, both directions, typed relationships,
-                published nodes only) -> rank -> complete -> cap -> details of what
-                made the cut -> SearchResult
+                published nodes only) -> rank -> complete -> the definitions of the
+                part of the law the answer lies in -> cap -> details of what made the
+                cut -> SearchResult
 
 Graph reads per request: the laws and their published versions (never cached, so a
 half-ingested law stays invisible), the walk, and the details (text, labels) of the nodes
-returned. The walk returns every path it took. Ranking keeps what the flat search found:
+returned; once per law version, its names and which sections use which defined terms. The walk returns every path it took. Ranking keeps what the flat search found:
 a node's score is the better of its fused vector score and its best path from a seed
 (the seed's weight x a weight per hop x an intent boost when the node plays the part the
 question asks for), so a neighbour fills a slot where its path puts it instead of
