@@ -30,6 +30,7 @@ from __future__ import annotations
 import itertools
 import logging
 import math
+import re
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -935,11 +936,15 @@ def _complete(
     return order
 
 
-# A part's definitions: a section defining terms that at most this share of its law's
-# sections use (Revenue Code s.77/1: 207 of 361, the VAT chapter's; s.39: 126, income
-# tax's). Above it they are the whole law's (PDPA s.6: 92 of 96), which every answer
-# would otherwise end in.
-_PART_DEFINITIONS_SHARE = 0.75
+# A part's definitions: a defining section whose text says its definitions hold in one
+# chapter or part ("ในหมวดนี้", "ในส่วนนี้", "In this Chapter", "この章において"), as the
+# Revenue Code's s.77/1 (VAT) and s.39 (income tax) do; not one whose definitions hold in
+# the whole law ("ในพระราชบัญญัตินี้", PDPA s.6), which every answer would otherwise end in.
+_PART_SCOPE = re.compile(
+    r"^\W*(?:ในหมวดนี้|ในส่วนนี้|in this (?:chapter|part|title|division)\b"
+    r"|for the purposes of this (?:chapter|part|title|division)\b|この(?:章|節|款)において)",
+    re.IGNORECASE,
+)
 _DEFINITIONS_FROM_TOP = 5  # the sections whose terms are looked up
 _DEFINITIONS_SUPPORT = 2  # how many of them must use the part's terms
 
@@ -954,7 +959,7 @@ def _with_part_definitions(
     a tax ruling on VAT turns on what s.77/1 calls a "sale" or a "service", though the
     question never says "definition". Added when at least `_DEFINITIONS_SUPPORT` of the
     top `_DEFINITIONS_FROM_TOP` sections use terms one section of their law defines for a
-    part of it (`_PART_DEFINITIONS_SHARE`), and the answer does not already hold it. The
+    part of it (`_PART_SCOPE`), and the answer does not already hold it. The
     path says which section's term led there: s.82/3 -[USES_TERM]-> ผู้ประกอบการ
     <-[DEFINES]- s.77/1."""
     sections = [c for c in ranked if c.kind == "section"]
@@ -1006,26 +1011,17 @@ def _part_definitions(
         rows = graph.run_read(
             "retrieval_part_definitions", laws=[[law.id, lv] for lv, law in missing.items()]
         )
-        size: dict[str, int] = {}
         uses: dict[str, dict[str, dict[str, str]]] = {lv: defaultdict(dict) for lv in missing}
         for row in rows:
-            lv = str(row["law_version"])
-            if row.get("sections") is not None:
-                size[lv] = int(row["sections"])
-            elif lv in uses:
-                terms = uses[lv][str(row["section"])]
-                defining, term = str(row["defines"]), str(row["term"])
-                terms[defining] = min(term, terms.get(defining, term))
+            if str(row["law_version"]) not in uses or not _PART_SCOPE.match(row["head"] or ""):
+                continue
+            terms = uses[str(row["law_version"])][str(row["section"])]
+            defining, term = str(row["defines"]), str(row["term"])
+            terms[defining] = min(term, terms.get(defining, term))
         for lv, by_section in uses.items():
-            users: dict[str, int] = defaultdict(int)
-            for terms in by_section.values():
-                for defining in terms:
-                    users[defining] += 1
-            part = {d for d, n in users.items() if n <= _PART_DEFINITIONS_SHARE * size.get(lv, 0)}
             _PART_DEFINITIONS[lv] = {
-                section: tuple(sorted((t, d) for d, t in terms.items() if d in part))
+                section: tuple(sorted((t, d) for d, t in terms.items()))
                 for section, terms in by_section.items()
-                if part.intersection(terms)
             }
     return {law.law_version: _PART_DEFINITIONS[law.law_version] for law in laws}
 

@@ -186,31 +186,31 @@ class FakeGraphStore:
     def _q_retrieval_part_definitions(self, laws: list[list[str]]) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []
         for law, law_version in laws:
-
-            def of_version(key: str, label: str) -> bool:
-                node = self.nodes.get(key)
-                return bool(
-                    node
-                    and label in node.labels
-                    and node.props.get("law") == law
-                    and node.props.get("law_version") in (None, law_version)
-                )
-
             for defines in self.edges:
-                if defines.type != "DEFINES" or not of_version(defines.target, "Definition"):
+                if defines.type != "DEFINES" or not self._of(
+                    defines.target, "Definition", law, law_version
+                ):
                     continue
+                head = str(self.nodes[defines.source].props.get("text", ""))[:60]
                 rows.extend(
                     {"law_version": law_version, "section": uses.source,
-                     "term": defines.target, "defines": defines.source, "sections": None}
+                     "term": defines.target, "defines": defines.source, "head": head}
                     for uses in self.edges
                     if uses.type == "USES_TERM" and uses.target == defines.target
                     and uses.source != defines.source
-                    and of_version(uses.source, "Section") and of_version(defines.source, "Section")
+                    and self._of(uses.source, "Section", law, law_version)
+                    and self._of(defines.source, "Section", law, law_version)
                 )  # fmt: skip
-            count = sum(1 for key in self.nodes if of_version(key, "Section"))
-            rows.append({"law_version": law_version, "section": None, "term": None,
-                         "defines": None, "sections": count})  # fmt: skip
         return rows
+
+    def _of(self, key: str, label: str, law: str, law_version: str) -> bool:
+        node = self.nodes.get(key)
+        return bool(
+            node
+            and label in node.labels
+            and node.props.get("law") == law
+            and node.props.get("law_version") in (None, law_version)
+        )
 
     def _q_retrieval_nodes(
         self, keys: list[str], full: list[str], published: list[str]

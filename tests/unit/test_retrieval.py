@@ -330,21 +330,25 @@ def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(store
 
 def test_the_definitions_of_the_part_an_answer_lies_in_come_last(stores):
     graph, _, _ = stores
-    term = f"{LAW}:def:ข้อมูลส่วนบุคคล"
-    for number in ("24", "27"):  # with s.26, three of the eight sections use s.6's term
+    term = f"{LAW}:def:ข้อมูลสุขภาพ"
+    graph.add("Section", f"{LAW}:s:25", V, number="25", label="มาตรา ๒๕",
+              text="ในหมวดนี้ ข้อมูลสุขภาพ หมายความว่า ข้อมูลเกี่ยวกับการรักษาพยาบาล")  # fmt: skip
+    graph.add("Definition", term, V, term="ข้อมูลสุขภาพ", text="ข้อมูลเกี่ยวกับการรักษาพยาบาล")
+    graph.link("DEFINES", f"{LAW}:s:25", term)
+    for number in ("26", "27", "84"):
         graph.link("USES_TERM", f"{LAW}:s:{number}", term)
     result = run(stores, QUESTION_TH, top_k=4)
     last = result.sections[-1]
-    assert [s.key for s in result.sections].count(f"{LAW}:s:6") == 1
-    assert last.key == f"{LAW}:s:6"
-    assert last.reached == "[hop2][DEFINES] มาตรา ๖"
-    assert last.path.endswith("-[USES_TERM]-> ข้อมูลส่วนบุคคล <-[DEFINES]- มาตรา ๖")
-    assert f"{LAW}:s:6" not in keys(run(stores, QUESTION_TH, top_k=4, mode="hybrid"))
+    assert [s.key for s in result.sections].count(f"{LAW}:s:25") == 1
+    assert last.key == f"{LAW}:s:25"
+    assert last.reached == "[hop2][DEFINES] มาตรา ๒๕"
+    assert last.path.endswith("-[USES_TERM]-> ข้อมูลสุขภาพ <-[DEFINES]- มาตรา ๒๕")
+    assert f"{LAW}:s:25" not in keys(run(stores, QUESTION_TH, top_k=4, mode="hybrid"))
 
 
-def test_definitions_that_most_of_the_law_uses_are_not_added(stores):
+def test_definitions_that_hold_in_the_whole_law_are_not_added(stores):
     graph, _, _ = stores
-    term = f"{LAW}:def:ข้อมูลส่วนบุคคล"
-    for number in ("24", "27", "30", "31", "79", "84"):  # seven of eight: the whole law's
+    term = f"{LAW}:def:ข้อมูลส่วนบุคคล"  # s.6: "ในพระราชบัญญัตินี้ ข้อมูลส่วนบุคคล หมายความว่า"
+    for number in ("24", "27", "84"):
         graph.link("USES_TERM", f"{LAW}:s:{number}", term)
     assert f"{LAW}:s:6" not in keys(run(stores, QUESTION_TH, top_k=4))
