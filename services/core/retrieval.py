@@ -959,9 +959,8 @@ def _with_part_definitions(
     a tax ruling on VAT turns on what s.77/1 calls a "sale" or a "service", though the
     question never says "definition". Added when at least `_DEFINITIONS_SUPPORT` of the
     top `_DEFINITIONS_FROM_TOP` sections use terms one section of their law defines for a
-    part of it (`_PART_SCOPE`), and the answer does not already hold it. The
-    path says which section's term led there: s.82/3 -[USES_TERM]-> ผู้ประกอบการ
-    <-[DEFINES]- s.77/1."""
+    part of it (`_PART_SCOPE`), and the answer does not already hold it. The path says
+    which section's term led there: s.82/3 -[USES_TERM]-> ผู้ประกอบการ <-[DEFINES]- s.77/1."""
     sections = [c for c in ranked if c.kind == "section"]
     top = sections[:_DEFINITIONS_FROM_TOP]
     laws = {_law_of(c.key): catalogue.get(_law_of(c.key)) for c in top}
