@@ -59,7 +59,7 @@ class Settings(BaseSettings):
     hub_fanout_cap: int = 40
     default_top_k: int = 10
     # Room for a client's whole fact pattern or a tax ruling (NitiBench-Tax's run to 3,848
-    # characters); an 8,000-character question took ~160 ms to answer over 36 laws.
+    # characters); a 7,700-character question took 157 ms to answer over 36 laws.
     max_query_chars: int = 8000
 
     # Optional LLM keyword step (off by default): an OpenAI-compatible chat endpoint.
