@@ -13,10 +13,11 @@
 
 Graph reads per request: the laws and their published versions (never cached, so a
 half-ingested law stays invisible), the walk, and the details (text, labels) of the nodes
-returned; once per law version, its names and which sections use which defined terms. The walk returns every path it took. Ranking keeps what the flat search found:
-a node's score is the better of its fused vector score and its best path from a seed
-(the seed's weight x a weight per hop x an intent boost when the node plays the part the
-question asks for), so a neighbour fills a slot where its path puts it instead of
+returned; once per law version, its names and which sections use which defined terms.
+The walk returns every path it took. Ranking keeps what the flat search found: a node's
+score is the better of its fused vector score and its best path from a seed (the seed's
+weight x a weight per hop x an intent boost when the node plays the part the question
+asks for), so a neighbour fills a slot where its path puts it instead of
 displacing the vector hits wholesale. Completion then places, right after each section,
 the sections a lawyer must read with it for the question's intent, read off the walk's
 paths: the sections that penalise it ("what is the fine") or, for a penal section, the
@@ -362,9 +363,12 @@ def _read_laws(graph: GraphStore) -> dict[str, _Law]:
     return catalogue
 
 
-# law version -> its names; versions are content hashes, so an entry is never stale
+# What retrieval keeps per law version (its names here, its part definitions below):
+# versions are content hashes, so an entry is never stale; a cache past this many law
+# versions starts over.
+_VERSION_CACHE_MAX = 20_000
+# law version -> its names
 _LAW_NAMES: dict[str, tuple[str, ...]] = {}
-_LAW_NAMES_MAX = 20_000
 
 
 def _law_names(graph: GraphStore, laws: Sequence[_Law]) -> dict[str, tuple[str, ...]]:
@@ -372,7 +376,7 @@ def _law_names(graph: GraphStore, laws: Sequence[_Law]) -> dict[str, tuple[str, 
     never change, so they are kept per law version: on 429 laws the query costs 10-40 ms."""
     missing = [law for law in laws if law.law_version not in _LAW_NAMES]
     if missing:
-        if len(_LAW_NAMES) > _LAW_NAMES_MAX:
+        if len(_LAW_NAMES) > _VERSION_CACHE_MAX:
             _LAW_NAMES.clear()
         by_id = {law.id: law for law in missing}
         for row in graph.run_read("retrieval_law_names", laws=list(by_id)):
@@ -1005,7 +1009,7 @@ def _part_definitions(
     loaded, the Revenue Code the most)."""
     missing = {law.law_version: law for law in laws if law.law_version not in _PART_DEFINITIONS}
     if missing:
-        if len(_PART_DEFINITIONS) > _LAW_NAMES_MAX:
+        if len(_PART_DEFINITIONS) > _VERSION_CACHE_MAX:
             _PART_DEFINITIONS.clear()
         rows = graph.run_read(
             "retrieval_part_definitions", laws=[[law.id, lv] for lv, law in missing.items()]
