@@ -44,6 +44,10 @@ _TH_NUM = (
 )
 _TH_SECTION_RE = re.compile(rf"(?<!อนุ)มาตรา{_SP}{{0,3}}(?P<num>{_TH_NUM})")
 _PREVIOUS_RE = re.compile(r"มาตราก่อน|前条")  # "the preceding section", Thai and Japanese
+# "บัญชีท้ายหมวดนี้" (the schedule at the end of this chapter), "บัญชีท้ายพระราชบัญญัตินี้" (the
+# schedule to this Act). Schedule items are sections whose number is their heading
+# ("บัญชีอัตราอากรแสตมป์ 1", Revenue Code): see `_schedule_citations`.
+_SCHEDULE_UNIT = "บัญชี"
 # A bare number continues a list only when no unit word ("ปี", "บาท") shows it is a quantity.
 _TH_BARE_RE = re.compile(
     rf"{_SP}{{0,3}}(?P<sep>,|และ|หรือ|ถึง){_SP}{{0,3}}(?P<num>{_TH_NUM})"
@@ -78,6 +82,7 @@ _TH_THIS_LAW = r"(?:พระราชบัญญัติ|พระราช�
 _TH_THIS_LAW_RE = re.compile(_TH_THIS_LAW)
 _TH_THAT_LAW_RE = re.compile(rf"{_TH_LAW_TYPES}[ก-๛]{{0,30}}?ดังกล่าว")
 _TH_THIS_LAW_END_RE = re.compile(_TH_THIS_LAW + "$")
+_TH_SCHEDULE_RE = re.compile(rf"บัญชีท้าย(?:(?P<chapter>หมวดนี้)|{_TH_THIS_LAW})")
 _TH_EXTERNAL_BEFORE_RE = re.compile(
     rf"(?P<name>{_TH_LAW_TYPES}[^\n]{{0,160}}?พ\.{_SP}?ศ\.{_SP}{{0,2}}[0-9๐-๙]{{4}}"
     rf"|ประมวลกฎหมาย[ก-๛]{{2,40}}|ประมวลรัษฎากร|รัฐธรรมนูญ(?:แห่งราชอาณาจักรไทย)?){_SP}{{0,3}}$"
@@ -133,7 +138,9 @@ class Citation:
     span: tuple[int, int] = (0, 0)  # offsets in the section text
     text: str = ""  # the matched text
     law_id: str | None = None  # the cited law's id when the name was found in the corpus
-    kind: str = "explicit"  # "explicit" | "previous" ("มาตราก่อน": the preceding section)
+    # "explicit" | "previous" ("มาตราก่อน": the preceding section) | "schedule" (an item of
+    # the schedule "บัญชีท้ายหมวดนี้" points to)
+    kind: str = "explicit"
 
 
 @dataclass(frozen=True)
@@ -165,6 +172,7 @@ def extract_citations(
     else:
         found = _thai_citations(section, law, corpus)
     found.extend(_previous_section_citations(section, law))
+    found.extend(_schedule_citations(section, law))
     return sorted(found, key=lambda c: (c.span, c.section, c.paragraph or 0, c.clauses))
 
 
@@ -522,6 +530,53 @@ def _previous_section_citations(section: Section, law: Law) -> list[Citation]:
             kind="previous",
         )
     ]
+
+
+def _schedule_citations(section: Section, law: Law) -> list[Citation]:
+    """Every item of the schedule a "บัญชีท้ายหมวดนี้" / "บัญชีท้ายพระราชบัญญัตินี้" in
+    `section` points to.
+
+    A schedule's items are the run of sections numbered "บัญชี…" that the source places
+    after the section (the end of its chapter) or, for "this Act", the last such run of the
+    law. A law whose schedule is not in its source gets nothing.
+    """
+    matches = list(_TH_SCHEDULE_RE.finditer(section.text))
+    if not matches:
+        return []
+    runs = _schedule_runs(law)
+    found: list[Citation] = []
+    for match in matches:
+        if match["chapter"]:
+            run = next((r for r in runs if r[0].order > section.order), [])
+        else:
+            run = runs[-1] if runs else []
+        found.extend(
+            Citation(
+                source=section.key,
+                law=None,
+                section=item.number,
+                span=match.span(),
+                text=match.group(0),
+                kind="schedule",
+            )
+            for item in run
+            if item.key != section.key
+        )
+    return found
+
+
+def _schedule_runs(law: Law) -> list[list[Section]]:
+    """Consecutive schedule items of `law`, in reading order."""
+    runs: list[list[Section]] = []
+    previous_was_item = False
+    for section in sorted(law.sections, key=lambda s: s.order):
+        is_item = section.number.startswith(_SCHEDULE_UNIT)
+        if is_item and previous_was_item:
+            runs[-1].append(section)
+        elif is_item:
+            runs.append([section])
+        previous_was_item = is_item
+    return runs
 
 
 # --- Japanese ---------------------------------------------------------------------------

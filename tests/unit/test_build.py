@@ -18,6 +18,7 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 PDPA_OCS = SHARED / "corpus/th-pdpa-2562/ocs/pdpa_2562_ocs.json"
 PDPA_MD = SHARED / "corpus/th-pdpa-2562/sidataplus/about.md"
 CCC = SHARED / "corpus/nitibench-ccl-laws/ป0003-1D-0002.json"
+REVENUE_CODE = SHARED / "corpus/nitibench-ccl-laws/ป0008-1D-0001.json"
 GDPR = SHARED / "corpus/eu-gdpr/gdpr.json"
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus not present")
 
@@ -135,6 +136,24 @@ def test_s20_civil_code_citations_are_external_until_the_code_is_in_the_corpus(
     assert cross == [f"{ccc.id}:s:{n}" for n in ("22", "23", "24", "27")]
     assert not [e for e in with_ccc.edges if e.type is RelType.CITES_EXTERNAL]
     assert with_ccc.unresolved == []
+
+
+def test_revenue_code_stamp_duty_sections_reference_every_item_of_the_schedule() -> None:
+    """s.104 charges "ตราสารที่ระบุไว้ในบัญชีท้ายหมวดนี้" (the instruments in the schedule at
+    the end of this chapter): the 30 "บัญชีอัตราอากรแสตมป์" items that follow s.129."""
+    law = read_source(REVENUE_CODE).laws[0]
+    graph = build_graph(law, CorpusIndex.from_laws([law]))
+    items = [s.key for s in law.sections if s.number.startswith("บัญชีอัตราอากรแสตมป์")]
+    cites_schedule = {
+        e.source for e in graph.edges if e.type is RelType.REFERENCES and e.target in items
+    }
+    numbers = sorted(key.rsplit(":s:", 1)[1] for key in cites_schedule)
+    print(f"\nsections citing the stamp-duty schedule: {numbers}")
+    assert len(items) == 30
+    assert numbers == ["104", "107", "108", "110", "113", "118", "119"]
+    s104 = f"{law.id}:s:104"
+    for item in items:
+        assert _edge(graph, RelType.REFERENCES, s104, item).props["spans"]
 
 
 def test_definitions_and_exemptions_are_linked(pdpa: tuple[Law, LawGraph]) -> None:
