@@ -8,6 +8,8 @@ before it. English statutes write "Article 9(2)(a)", "Articles 5, 6, 7 and 9",
 "Articles 15 to 22", "section 26" and "... of Regulation (EU) 2018/1725". Japanese
 statutes cite "第二十七条第一項第二号" in kanji numerals and name another law right before
 its article ("内閣府設置法第三十九条"); "前条" is the preceding article (Thai "มาตราก่อน").
+"บัญชีท้ายหมวดนี้" (the schedule at the end of this chapter) cites every item of that
+schedule where the source holds its items as provisions.
 
 Every pattern is precompiled; quantifiers are bounded or over disjoint character classes,
 so matching is linear in the text. Scanning is left to right with explicit positions.
