@@ -46,10 +46,6 @@ _TH_NUM = (
 )
 _TH_SECTION_RE = re.compile(rf"(?<!อนุ)มาตรา{_SP}{{0,3}}(?P<num>{_TH_NUM})")
 _PREVIOUS_RE = re.compile(r"มาตราก่อน|前条")  # "the preceding section", Thai and Japanese
-# "บัญชีท้ายหมวดนี้" (the schedule at the end of this chapter), "บัญชีท้ายพระราชบัญญัตินี้" (the
-# schedule to this Act). Schedule items are sections whose number is their heading
-# ("บัญชีอัตราอากรแสตมป์ 1", Revenue Code): see `_schedule_citations`.
-_SCHEDULE_UNIT = "บัญชี"
 # A bare number continues a list only when no unit word ("ปี", "บาท") shows it is a quantity.
 _TH_BARE_RE = re.compile(
     rf"{_SP}{{0,3}}(?P<sep>,|และ|หรือ|ถึง){_SP}{{0,3}}(?P<num>{_TH_NUM})"
@@ -84,7 +80,11 @@ _TH_THIS_LAW = r"(?:พระราชบัญญัติ|พระราช�
 _TH_THIS_LAW_RE = re.compile(_TH_THIS_LAW)
 _TH_THAT_LAW_RE = re.compile(rf"{_TH_LAW_TYPES}[ก-๛]{{0,30}}?ดังกล่าว")
 _TH_THIS_LAW_END_RE = re.compile(_TH_THIS_LAW + "$")
+# "บัญชีท้ายหมวดนี้" (the schedule at the end of this chapter), "บัญชีท้ายพระราชบัญญัตินี้" (the
+# schedule to this Act). Schedule items are sections whose number is their heading
+# ("บัญชีอัตราอากรแสตมป์ 1", Revenue Code): see `_schedule_citations`.
 _TH_SCHEDULE_RE = re.compile(rf"บัญชีท้าย(?:(?P<chapter>หมวดนี้)|{_TH_THIS_LAW})")
+_SCHEDULE_UNIT = "บัญชี"
 _TH_EXTERNAL_BEFORE_RE = re.compile(
     rf"(?P<name>{_TH_LAW_TYPES}[^\n]{{0,160}}?พ\.{_SP}?ศ\.{_SP}{{0,2}}[0-9๐-๙]{{4}}"
     rf"|ประมวลกฎหมาย[ก-๛]{{2,40}}|ประมวลรัษฎากร|รัฐธรรมนูญ(?:แห่งราชอาณาจักรไทย)?){_SP}{{0,3}}$"

@@ -33,10 +33,10 @@ import logging
 import math
 import re
 from collections import defaultdict
-from collections.abc import Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ingest.graph import RelType
 from ingest.ids import KEY_TAGS, node_key
@@ -367,6 +367,7 @@ def _read_laws(graph: GraphStore) -> dict[str, _Law]:
 # versions are content hashes, so an entry is never stale; a cache past this many law
 # versions starts over.
 _VERSION_CACHE_MAX = 20_000
+_T = TypeVar("_T")
 # law version -> its names
 _LAW_NAMES: dict[str, tuple[str, ...]] = {}
 
@@ -374,17 +375,30 @@ _LAW_NAMES: dict[str, tuple[str, ...]] = {}
 def _law_names(graph: GraphStore, laws: Sequence[_Law]) -> dict[str, tuple[str, ...]]:
     """The names a question may use for each law, lower-cased. A published version's names
     never change, so they are kept per law version: on 429 laws the query costs 10-40 ms."""
-    missing = [law for law in laws if law.law_version not in _LAW_NAMES]
-    if missing:
-        if len(_LAW_NAMES) > _VERSION_CACHE_MAX:
-            _LAW_NAMES.clear()
+
+    def read(missing: list[_Law]) -> dict[str, tuple[str, ...]]:
         by_id = {law.id: law for law in missing}
+        names: dict[str, tuple[str, ...]] = {}
         for row in graph.run_read("retrieval_law_names", laws=list(by_id)):
             found = [row.get("short_name"), row.get("title"), *(row.get("aliases") or [])]
-            _LAW_NAMES[by_id[str(row["law"])].law_version] = tuple(
+            names[by_id[str(row["law"])].law_version] = tuple(
                 n.lower() for n in found if isinstance(n, str) and len(n) >= 3
             )
+        return names
+
+    _keep_per_version(_LAW_NAMES, laws, read)
     return {law.id: _LAW_NAMES.get(law.law_version, ()) for law in laws}
+
+
+def _keep_per_version(
+    cache: dict[str, _T], laws: Sequence[_Law], read: Callable[[list[_Law]], dict[str, _T]]
+) -> None:
+    """Add to `cache` (law version -> what `read` found) the laws it lacks, in one read."""
+    missing = [law for law in laws if law.law_version not in cache]
+    if missing:
+        if len(cache) > _VERSION_CACHE_MAX:
+            cache.clear()
+        cache.update(read(missing))
 
 
 def _scope(catalogue: Mapping[str, _Law], laws: Sequence[str] | None) -> list[str] | None:
@@ -407,7 +421,7 @@ def _search_text(analysis: QuestionAnalysis) -> str:
 
 def _vector_hits(
     vectors: VectorIndex,
-    embedding: Any,
+    embedding: Embedding,
     asking: Embedding | None,
     mode: str,
     scope: list[str] | None,
@@ -1007,25 +1021,29 @@ def _part_definitions(
     definitions its text uses, one term per defining section. Kept per law version (a
     content hash, so never stale): the first read of a law costs ~30-400 ms (36 laws
     loaded, the Revenue Code the most)."""
-    missing = {law.law_version: law for law in laws if law.law_version not in _PART_DEFINITIONS}
-    if missing:
-        if len(_PART_DEFINITIONS) > _VERSION_CACHE_MAX:
-            _PART_DEFINITIONS.clear()
+
+    def read(missing: list[_Law]) -> dict[str, dict[str, tuple[tuple[str, str], ...]]]:
         rows = graph.run_read(
-            "retrieval_part_definitions", laws=[[law.id, lv] for lv, law in missing.items()]
+            "retrieval_part_definitions", laws=[[law.id, law.law_version] for law in missing]
         )
-        uses: dict[str, dict[str, dict[str, str]]] = {lv: defaultdict(dict) for lv in missing}
+        uses: dict[str, dict[str, dict[str, str]]] = {
+            law.law_version: defaultdict(dict) for law in missing
+        }
         for row in rows:
             if str(row["law_version"]) not in uses or not _PART_SCOPE.match(row["head"] or ""):
                 continue
             terms = uses[str(row["law_version"])][str(row["section"])]
             defining, term = str(row["defines"]), str(row["term"])
             terms[defining] = min(term, terms.get(defining, term))
-        for lv, by_section in uses.items():
-            _PART_DEFINITIONS[lv] = {
+        return {
+            lv: {
                 section: tuple(sorted((t, d) for d, t in terms.items()))
                 for section, terms in by_section.items()
             }
+            for lv, by_section in uses.items()
+        }
+
+    _keep_per_version(_PART_DEFINITIONS, laws, read)
     return {law.law_version: _PART_DEFINITIONS[law.law_version] for law in laws}
 
 
