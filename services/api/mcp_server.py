@@ -31,6 +31,7 @@ from services.api import metrics
 from services.core import retrieval
 from services.core.errors import InvalidQuery, NotFound, StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
+from services.core.retrieval import lookups
 from services.core.settings import Settings
 
 MCP_PATH = "/mcp"
@@ -100,7 +101,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("get_section_text"):
             law_id, number = _section_ref(section, law)
-            payload = retrieval.section_text(clients().graph, law_id, number)
+            payload = lookups.section_text(clients().graph, law_id, number)
             payload["cite_as"] = (
                 f"{payload.get('label')} ({payload.get('key')}, index version "
                 f"{payload.get('version')})"
@@ -120,7 +121,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("get_related_sections"):
             law_id, number = _section_ref(section, law)
-            payload = retrieval.related_sections(clients().graph, law_id, number)
+            payload = lookups.related_sections(clients().graph, law_id, number)
             payload["next_steps"] = (
                 "Read the linked sections that matter with get_section_text before citing."
             )
@@ -138,7 +139,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("get_penalties"):
             law_id, number = _section_ref(section, law)
-            payload = retrieval.section_penalties(clients().graph, law_id, number)
+            payload = lookups.section_penalties(clients().graph, law_id, number)
             payload["penalties_found"] = len(payload.get("penalty_sections", []))
             payload["next_steps"] = (
                 "Read each penalty section with get_section_text before citing it."
@@ -155,10 +156,10 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
             graph = clients().graph
             if not law:
                 return {
-                    "laws": retrieval.list_laws(graph),
+                    "laws": lookups.list_laws(graph),
                     "next_steps": "Call search with a question; pass law ids in `laws`.",
                 }
-            return retrieval.law_summary(graph, law)
+            return lookups.law_summary(graph, law)
 
     return server
 

@@ -9,14 +9,138 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
+# --- retrieval tuning ----------------------------------------------------------------------
+# One model per stage of the search pipeline (services/core/retrieval/), each number with
+# where it comes from. Ranking steps can be switched off by name (`disabled`); the ablation
+# bench (bench/bench_ablation.py) switches each off in turn.
+
+
+class _Tuning(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FusionTuning(_Tuning):
+    """Reciprocal-rank fusion of the vector lists into one score per graph key."""
+
+    # Smaller than Qdrant's 60: we fuse short lists and want rank 1 to stand out.
+    rrf_k: int = Field(default=20, ge=1)
+    # A profile hit is a node or edge summary, slightly weaker evidence than section text.
+    profile_weight: float = Field(default=0.8, ge=0.0)
+
+
+class SeedTuning(_Tuning):
+    """Which vector hits start the walk, and how far."""
+
+    # The seed article's defaults: 8 profile hits, 3 seeds walked two hops.
+    profiles: int = Field(default=8, ge=0)
+    max_seeds: int = Field(default=3, ge=0)
+    # A seed's weight comes from its rank (1, 0.9, 0.8): fused scores of the first few hits
+    # differ mostly by whether a hit made both lists, and the third seed (PDPA s.26 for the
+    # English health-data question) must still lead somewhere. A section cited by the clause
+    # a question names enters one step below the cited section itself.
+    rank_step: float = Field(default=0.1, ge=0.0, le=1.0)
+    # Anchors (the next vector hits, walked one hop): 3 seeds -> 12 anchors, since PDPA
+    # violated sections sit at vector ranks 4-17 of penalty questions.
+    anchors_per_seed: int = Field(default=4, ge=0)
+    # An anchor from below the flat lists enters just under the weakest flat hit.
+    anchor_floor: float = Field(default=0.99, ge=0.0, le=1.0)
+
+
+class LawFocusTuning(_Tuning):
+    """A hit weighs by its law's share of the vector evidence: 0.25 (none) to 1 (most)."""
+
+    floor: float = Field(default=0.25, ge=0.0, le=1.0)
+
+
+class WalkTuning(_Tuning):
+    """The walk's path scores: hop weights per relationship type, intent lifts, ceilings."""
+
+    # Citations carry the most meaning; a term use or an external citation says little.
+    type_weights: dict[str, float] = Field(
+        default_factory=lambda: {
+            "REFERENCES": 1.0,
+            "PENALIZES": 0.8,
+            "PRESCRIBES": 0.6,
+            "DEFINES": 0.7,
+            "USES_TERM": 0.4,
+            "GRANTS_EXEMPTION": 0.7,
+            "EXEMPTS_FROM": 0.7,
+            "CITES_EXTERNAL": 0.3,
+        }
+    )
+    other_type_weight: float = 0.3
+    hop_decay: float = Field(default=0.6, gt=0.0, le=1.0)
+    # x3 when the last edge says the node plays the part asked for (s.84 -PENALIZES-> s.26):
+    # enough to move a 1-hop penalty section above the vector runners-up; x2 when only its
+    # other edges do (s.79 cites s.26 and penalises s.27).
+    intent_boost: float = Field(default=3.0, ge=1.0)
+    role_boost: float = Field(default=2.0, ge=1.0)
+    # A plain neighbour adds context rather than the answer: half a vector seed's weight.
+    context_scale: float = Field(default=0.5, ge=0.0)
+    # Per-hop ceilings of a path's weight: below the seed's own, a second hop below a first.
+    max_weight_hop1: float = Field(default=0.95, gt=0.0)
+    max_weight_hop2: float = Field(default=0.76, gt=0.0)
+    # A 2-hop walk from three PDPA seeds returns ~190 rows.
+    row_limit: int = Field(default=2000, ge=1)
+    # Children kept per (seed, parent, hop): a hub such as PDPA s.26 (degree 24) otherwise
+    # floods hop 2 with every section citing its neighbours.
+    hub_fanout_cap: int = Field(default=40, ge=1)
+
+
+class MultiSeedTuning(_Tuning):
+    """A node several seeds lead to is central: a share of its best paths from other seeds."""
+
+    share: float = Field(default=0.25, ge=0.0)
+    others: int = Field(default=2, ge=0)
+
+
+class CompanionTuning(_Tuning):
+    """Sections a lawyer reads with a section for the question's intent (its penalty...)."""
+
+    # x1.5 moves a fused score of ~0.5 (rank ~8 of the flat top 10) to ~0.75 (rank ~4).
+    lift: float = Field(default=1.5, ge=1.0)
+    # PDPA s.29 is punished by four sections (83, 84, 86, 87), the most.
+    max_per_section: int = Field(default=4, ge=0)
+
+
+class PartDefinitionTuning(_Tuning):
+    """The definitions of the part of a law the answer lies in (Revenue Code s.77/1)."""
+
+    from_top: int = Field(default=5, ge=1)  # the sections whose terms are looked up
+    support: int = Field(default=2, ge=1)  # how many of them must use the part's terms
+
+
+class SelectTuning(_Tuning):
+    """What makes the answer (the seed article: 15 expanded nodes, 5 full sections)."""
+
+    max_expanded: int = Field(default=15, ge=0)
+    max_full_sections: int = Field(default=5, ge=0)
+    excerpt_chars: int = Field(default=400, ge=1)
+
+
+class RetrievalSettings(_Tuning):
+    fusion: FusionTuning = Field(default_factory=FusionTuning)
+    seeds: SeedTuning = Field(default_factory=SeedTuning)
+    law_focus: LawFocusTuning = Field(default_factory=LawFocusTuning)
+    walk: WalkTuning = Field(default_factory=WalkTuning)
+    multi_seed: MultiSeedTuning = Field(default_factory=MultiSeedTuning)
+    companions: CompanionTuning = Field(default_factory=CompanionTuning)
+    part_definitions: PartDefinitionTuning = Field(default_factory=PartDefinitionTuning)
+    select: SelectTuning = Field(default_factory=SelectTuning)
+    # Steps switched off by name (services/core/retrieval/steps.py lists them).
+    disabled: frozenset[str] = frozenset()
+
+
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="LEXGRAPH_", env_file=".env", extra="ignore")
+    model_config = SettingsConfigDict(
+        env_prefix="LEXGRAPH_", env_file=".env", extra="ignore", env_nested_delimiter="__"
+    )
 
     environment: Literal["development", "production"] = "development"
     data_dir: Path = REPO_ROOT / "var"  # ArcadeDB databases, embedded vectors, logs, pid files
@@ -50,13 +174,9 @@ class Settings(BaseSettings):
     bge_m3_path: Path | None = None
     bge_m3_use_fp16: bool = False
 
-    # Retrieval caps (defaults from the seed article: 8 profiles, 15 expanded nodes,
-    # 5 full sections) and fan-out limits.
-    seed_profiles: int = 8
-    max_seeds: int = 3
-    max_expanded: int = 15
-    max_full_sections: int = 5
-    hub_fanout_cap: int = 40
+    # Every tuning number of the search pipeline (services/core/retrieval/), by stage:
+    # LEXGRAPH_RETRIEVAL='{"walk": {"hop_decay": 0.5}}' or LEXGRAPH_RETRIEVAL__WALK__HOP_DECAY.
+    retrieval: RetrievalSettings = Field(default_factory=lambda: RetrievalSettings())
     default_top_k: int = 10
     # Room for a client's whole fact pattern or a tax ruling (NitiBench-Tax's run to 3,848
     # characters); a 7,700-character question took 157 ms to answer over 36 laws.

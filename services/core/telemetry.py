@@ -7,17 +7,11 @@ retrieval run inside the API shows up on the API's `/metrics`, and an ingestion 
 a worker child shows up on the worker's port (prefork children write to
 `PROMETHEUS_MULTIPROC_DIR`, which the worker's exporter aggregates).
 
-Retrieval code times its stages with `stage(...)`:
-
-    with telemetry.stage("embedding"):
-        query_vector = embedder.embed_query(question)
+The search pipeline (services/core/retrieval/pipeline.py) records the time each search
+spent in each stage with `observe_stage("graph_walk", seconds)`.
 """
 
 from __future__ import annotations
-
-from collections.abc import Iterator
-from contextlib import contextmanager
-from time import perf_counter
 
 from prometheus_client import Counter, Histogram
 
@@ -58,16 +52,11 @@ for _stage in RETRIEVAL_STAGES:  # export every stage at 0 so dashboards have a 
     RETRIEVAL_STAGE_SECONDS.labels(stage=_stage)
 
 
-@contextmanager
-def stage(name: str) -> Iterator[None]:
-    """Time one retrieval stage; the time is recorded even when the stage raises."""
+def observe_stage(name: str, seconds: float) -> None:
+    """Record the time one search spent in a stage (the pipeline sums its steps' times)."""
     if name not in RETRIEVAL_STAGES:
         raise ValueError(f"unknown retrieval stage {name!r}; expected one of {RETRIEVAL_STAGES}")
-    started = perf_counter()
-    try:
-        yield
-    finally:
-        RETRIEVAL_STAGE_SECONDS.labels(stage=name).observe(perf_counter() - started)
+    RETRIEVAL_STAGE_SECONDS.labels(stage=name).observe(seconds)
 
 
 def record_expansion(*, seeds: int, expanded: int) -> None:

@@ -10,9 +10,10 @@ from typing import Any
 
 import pytest
 
-from services.core import retrieval
 from services.core.graph_store import BoltGraphStore
 from services.core.retrieval import Seed, walk
+from services.core.retrieval.models import Law
+from services.core.retrieval.rankers import part_definitions
 from tests.integration.conftest import LAW
 
 pytestmark = pytest.mark.integration
@@ -79,6 +80,6 @@ def test_the_part_definitions_read_matches_a_plain_query(pdpa_store: BoltGraphSt
     # The PDPA's one defining section, s.6, says its definitions hold in the whole Act
     # ("ในพระราชบัญญัตินี้"): not a part's, so retrieval adds it to no answer.
     assert {r["head"].split()[0] for r in rows} == {"ในพระราชบัญญัตินี้"}
-    retrieval._PART_DEFINITIONS.clear()
-    law = retrieval._Law(LAW, row["version"], None)
-    assert retrieval._part_definitions(pdpa_store, [law]) == {law_version: {}}
+    part_definitions.PART_DEFINITIONS.clear()
+    law = Law(LAW, row["version"], None)
+    assert part_definitions.part_definitions(pdpa_store, [law]) == {law_version: {}}

@@ -1,8 +1,9 @@
 """In-memory fakes behind the ports for retrieval and API unit tests.
 
 `FakeGraphStore` answers the named retrieval/API queries with Python equivalents of the
-Cypher files (same parameters, same row shapes); the Cypher itself runs against ArcadeDB
-in tests/e2e. `FakeEmbedder` + `FakeVectorIndex` score by shared tokens, deterministically.
+Cypher files (same parameters, same row shapes; the walk is the production path rebuild);
+the Cypher itself runs on the real graph server in tests/integration and tests/e2e.
+`FakeEmbedder` + `FakeVectorIndex` score by shared tokens, deterministically.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 from services.core.analysis import tokenize
 from services.core.errors import GraphUnavailable
 from services.core.ports import Embedding, SparseVector, VectorHit, VectorPoint
+from services.core.retrieval.models import Seed
+from services.core.retrieval.walk import rebuild_paths
 
 WALK = {
     "REFERENCES", "PENALIZES", "PRESCRIBES", "DEFINES", "USES_TERM", "GRANTS_EXEMPTION",
@@ -133,7 +137,16 @@ class FakeGraphStore:
         limit: int,
     ) -> list[dict[str, Any]]:
         """One row per branch of the query, each with the distinct relationships of its
-        paths collected as [type, start key, end key]."""
+        paths collected as [type, start key, end key]. The paths are the production
+        rebuild's (`retrieval.walk.rebuild_paths`) over the visible walk edges: the one
+        Python walk, which the integration tests check against the Cypher."""
+        visible = {
+            (e.type, e.source, e.target)
+            for e in self.edges
+            if e.type in WALK
+            and self._visible(e.source, published)
+            and self._visible(e.target, published)
+        }
         branches = [
             ("Section", section_seeds, 2), ("Definition", definition_seeds, 2),
             ("Penalty", penalty_seeds, 2), ("Exemption", exemption_seeds, 2),
@@ -141,47 +154,28 @@ class FakeGraphStore:
         ]  # fmt: skip
         rows = []
         for label, keys, hops in branches:
-            paths: list[tuple[list[str], list[FakeEdge]]] = []
-            for seed in keys:
-                node = self.nodes.get(seed)
-                if node and label in node.labels and node.props.get("law_version") in published:
-                    paths.extend(self._paths(seed, min(max_hops, hops), published))
-            paths.sort(key=lambda path: len(path[1]))
-            edges = {(r.type, r.source, r.target) for _, rels in paths[:limit] for r in rels}
+            seeds = [
+                Seed(key, key.split(":", 1)[0], "vector", 1.0, hops=hops)
+                for key in keys
+                if (node := self.nodes.get(key))
+                and label in node.labels
+                and node.props.get("law_version") in published
+            ]
+            paths = sorted(rebuild_paths(seeds, visible, max_hops), key=lambda p: len(p.steps))
+            edges = {
+                (
+                    step.type,
+                    *(
+                        (before.key, step.key)
+                        if step.direction == "out"
+                        else (step.key, before.key)
+                    ),
+                )
+                for path in paths[:limit]
+                for before, step in pairwise(path.steps)
+            }
             rows.append({"edges": [list(edge) for edge in sorted(edges)]})
         return rows
-
-    def _paths(
-        self, seed: str, hops: int, published: list[str]
-    ) -> list[tuple[list[str], list[FakeEdge]]]:
-        anchor = hops == 1
-        paths = []
-        frontier: list[tuple[list[str], list[FakeEdge]]] = [([seed], [])]
-        for _ in range(hops):
-            grown = []
-            for keys, rels in frontier:
-                crossing = len(keys) > 1 and "Definition" in self.nodes[keys[-1]].labels
-                for edge in self.edges:
-                    if edge.type not in WALK or any(edge is r for r in rels):
-                        continue
-                    if crossing and edge.type != "DEFINES":
-                        continue  # a definition is crossed only to its defining section
-                    if len(keys) > 1 and edge.type == "USES_TERM":
-                        continue  # the terms a neighbour uses are not walked
-                    if anchor and edge.type in ("USES_TERM", "CITES_EXTERNAL"):
-                        continue  # nor an anchor's
-                    if edge.source == keys[-1]:
-                        other = edge.target
-                    elif edge.target == keys[-1]:
-                        other = edge.source
-                    else:
-                        continue
-                    if not self._visible(other, published):
-                        continue
-                    grown.append(([*keys, other], [*rels, edge]))
-            paths.extend(grown)
-            frontier = grown
-        return paths
 
     def _q_retrieval_part_definitions(self, laws: list[list[str]]) -> list[dict[str, Any]]:
         rows: list[dict[str, Any]] = []

@@ -162,8 +162,7 @@ def _stage_count(stage: str) -> float:
 
 def test_unknown_stage_name_is_refused() -> None:
     with pytest.raises(ValueError):
-        with telemetry.stage("embeding"):
-            pass
+        telemetry.observe_stage("embeding", 0.001)
 
 
 # --- MCP --------------------------------------------------------------------------------

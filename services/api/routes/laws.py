@@ -10,7 +10,7 @@ from fastapi import APIRouter, Path
 from services.api.deps import ClientsDep, call_store
 from services.api.problems import problem_responses
 from services.api.schemas import LawsResponse, LawSummary, Penalties, Related, SectionText
-from services.core import retrieval
+from services.core.retrieval import lookups
 
 router = APIRouter(prefix="/v1/laws", tags=["laws"])
 
@@ -21,14 +21,14 @@ SectionNumber = Annotated[str, Path(description='Section number: "26", "๒๖",
 @router.get("", response_model=LawsResponse, responses=problem_responses(503))
 async def list_laws(clients: ClientsDep) -> dict[str, Any]:
     """Every published law with its index version."""
-    laws = await call_store(clients.settings, lambda: retrieval.list_laws(clients.graph))
+    laws = await call_store(clients.settings, lambda: lookups.list_laws(clients.graph))
     return {"laws": laws}
 
 
 @router.get("/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 503))
 async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
     """Node counts by label, relationship counts by type, the most-cited sections."""
-    return await call_store(clients.settings, lambda: retrieval.law_summary(clients.graph, law))
+    return await call_store(clients.settings, lambda: lookups.law_summary(clients.graph, law))
 
 
 # The sub-resources come before the plain section route: a section number may contain
@@ -42,7 +42,7 @@ async def related(law: LawId, section: SectionNumber, clients: ClientsDep) -> di
     """What the section cites, what cites it, the terms it defines or uses, the
     exemptions it grants: in- and out-edges grouped by relationship type."""
     return await call_store(
-        clients.settings, lambda: retrieval.related_sections(clients.graph, law, section)
+        clients.settings, lambda: lookups.related_sections(clients.graph, law, section)
     )
 
 
@@ -56,7 +56,7 @@ async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> 
     it (directly, or through a section that cites it) and their Penalty nodes, within 3
     hops. Pass the violated section (26), not the penalty section (84)."""
     return await call_store(
-        clients.settings, lambda: retrieval.section_penalties(clients.graph, law, section)
+        clients.settings, lambda: lookups.section_penalties(clients.graph, law, section)
     )
 
 
@@ -68,5 +68,5 @@ async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> 
 async def section_text(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
     """The full text of one section, with the chapter or part that contains it."""
     return await call_store(
-        clients.settings, lambda: retrieval.section_text(clients.graph, law, section)
+        clients.settings, lambda: lookups.section_text(clients.graph, law, section)
     )

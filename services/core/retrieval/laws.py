@@ -1,0 +1,129 @@
+"""Which laws a search covers: the published catalogue, the caller's scope, the laws a
+question names, and how much of the vector evidence each law holds.
+
+Published versions are read on every request (never cached: publishing flips them, and a
+half-ingested law must stay invisible). A published version's names never change, so they
+are kept per law version.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+from services.core.errors import NotFound
+from services.core.ports import GraphStore, VectorHit
+from services.core.retrieval.models import Law
+
+# What retrieval keeps per law version (its names here, its part definitions in
+# rankers.part_definitions): versions are content hashes, so an entry is never stale; a
+# cache past this many law versions starts over.
+VERSION_CACHE_MAX = 20_000
+_T = TypeVar("_T")
+# law version -> its names
+LAW_NAMES: dict[str, tuple[str, ...]] = {}
+
+
+def read_catalogue(graph: GraphStore) -> dict[str, Law]:
+    catalogue: dict[str, Law] = {}
+    for row in graph.run_read("retrieval_laws"):
+        for law_id, version, pending in row.get("laws") or []:
+            if law_id:
+                catalogue[law_id] = Law(id=law_id, version=version, pending=pending)
+    return catalogue
+
+
+def published_law_versions(graph: GraphStore) -> dict[str, str]:
+    """law id -> published version, read fresh (never cached: publishing flips it)."""
+    return {law.id: law.version for law in read_catalogue(graph).values() if law.version}
+
+
+def caller_scope(catalogue: Mapping[str, Law], laws: Sequence[str] | None) -> list[str] | None:
+    """The published laws a caller restricted the search to; unknown ones are 404s."""
+    if not laws:
+        return None
+    unknown = [law for law in laws if law not in catalogue or not catalogue[law].version]
+    if unknown:
+        raise NotFound(f"unknown law: {', '.join(unknown[:5])}")
+    return list(dict.fromkeys(laws))
+
+
+def visible_laws(catalogue: Mapping[str, Law], scope: list[str] | None) -> list[Law]:
+    """The published laws searched: the caller's scope, else every published law."""
+    return [law for law in catalogue.values() if law.version and (not scope or law.id in scope)]
+
+
+def keep_per_version(
+    cache: dict[str, _T], laws: Sequence[Law], read: Callable[[list[Law]], dict[str, _T]]
+) -> None:
+    """Add to `cache` (law version -> what `read` found) the laws it lacks, in one read."""
+    missing = [law for law in laws if law.law_version not in cache]
+    if missing:
+        if len(cache) > VERSION_CACHE_MAX:
+            cache.clear()
+        cache.update(read(missing))
+
+
+def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, tuple[str, ...]]:
+    """The names a question may use for each law, lower-cased (on 429 laws the query costs
+    10-40 ms, hence the cache)."""
+
+    def read(missing: list[Law]) -> dict[str, tuple[str, ...]]:
+        by_id = {law.id: law for law in missing}
+        names: dict[str, tuple[str, ...]] = {}
+        for row in graph.run_read("retrieval_law_names", laws=list(by_id)):
+            found = [row.get("short_name"), row.get("title"), *(row.get("aliases") or [])]
+            names[by_id[str(row["law"])].law_version] = tuple(
+                n.lower() for n in found if isinstance(n, str) and len(n) >= 3
+            )
+        return names
+
+    keep_per_version(LAW_NAMES, laws, read)
+    return {law.id: LAW_NAMES.get(law.law_version, ()) for law in laws}
+
+
+def named_laws(graph: GraphStore, normalised_question: str, laws: Sequence[Law]) -> list[str]:
+    """The laws the question names by title, short name or alias."""
+    text = normalised_question.lower()
+    names = law_names(graph, laws)
+    return [law.id for law in laws if any(n in text for n in names.get(law.id, ()))]
+
+
+def law_focus(
+    scores: Mapping[str, float], named: Sequence[str] = (), *, floor: float = 0.25
+) -> dict[str, float]:
+    """law -> a weight from `floor` to 1: a question is about one law more than others, and
+    the law most of the vector evidence lands in is that law (NitiBench-Tax: the Revenue
+    Code ahead of the sections of other laws that share its words), unless the question
+    names its laws: they weigh 1."""
+    mass: dict[str, float] = defaultdict(float)
+    for key, score in scores.items():
+        mass[law_of(key)] += score
+    top = max(mass.values(), default=1.0) or 1.0
+    focus = {law: floor + (1.0 - floor) * m / top for law, m in mass.items()}
+    return defaultdict(lambda: floor, focus | dict.fromkeys(named, 1.0))
+
+
+def citation_laws(
+    visible: list[str], named: list[str], hits: Mapping[str, list[VectorHit]]
+) -> tuple[list[str], bool]:
+    """Which laws "มาตรา ๒๖" means, and whether that is certain: the caller's filter or
+    the only law loaded, a law the question names, else (a guess) the laws the vector
+    search landed in (a bare section number is ambiguous across laws)."""
+    if len(visible) <= 1:
+        return visible, True
+    if named:
+        return named, True
+    searched = set(visible)
+    landed: list[str] = []
+    for found in hits.values():
+        for hit in found:
+            law = str(hit.payload.get("law", ""))
+            if law in searched and law not in landed:
+                landed.append(law)
+    return landed[:2], False
+
+
+def law_of(key: str) -> str:
+    return key.split(":", 1)[0]

@@ -1,0 +1,201 @@
+"""A search is a pipeline of named stages; a mode is a list of them.
+
+    bm25 / dense / hybrid:  read_laws analyse embed vector_search fuse seed_evidence
+                            rank select details assemble
+    graph:                  read_laws analyse embed route_laws vector_search fuse law_focus
+                            seed walk seed_evidence walk_paths multi_seed companions
+                            companion_lift companionless_seed cited_first rank completion
+                            part_definitions select details assemble
+
+The flat modes skip the walk so the evaluation harness can compare them with graph mode.
+Each stage reads and writes the request's `SearchContext`; `Candidate.score` combines what
+the rankers set. Optional stages (`STEPS`) can be switched off by name.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from time import perf_counter
+
+from services.core import telemetry
+from services.core.analysis import clean_text
+from services.core.errors import InvalidQuery
+from services.core.ports import Embedder, GraphStore, VectorIndex
+from services.core.retrieval.assemble import Assemble, Details
+from services.core.retrieval.context import Query, SearchContext
+from services.core.retrieval.models import MAX_HOPS, MAX_TOP_K, MODES, SearchResult
+from services.core.retrieval.rankers.cited_first import CitedFirst
+from services.core.retrieval.rankers.companions import (
+    CompanionlessSeed,
+    CompanionLift,
+    Companions,
+    Completion,
+)
+from services.core.retrieval.rankers.multi_seed import MultiSeed
+from services.core.retrieval.rankers.part_definitions import PartDefinitions
+from services.core.retrieval.rankers.walk_paths import WalkPaths
+from services.core.retrieval.seeding import SeedEvidence, SeedWalk
+from services.core.retrieval.select import Rank, Select
+from services.core.retrieval.stage import Stage
+from services.core.retrieval.stages import (
+    Analyse,
+    Embed,
+    Fuse,
+    LawFocus,
+    ReadLaws,
+    RouteLaws,
+    VectorSearch,
+)
+from services.core.retrieval.walk import Walk
+from services.core.settings import Settings
+
+# The steps that can be switched off, with what each does (`lexgraph eval --without`).
+# Some are switches inside a stage rather than stages of their own.
+STEPS: dict[str, str] = {
+    "law_focus": "weigh each hit by its law's share of the vector evidence",
+    "named_law_list": "search the laws the question names in a list of their own",
+    "asking_list": "search a long question's asking part lexically in a list of its own",
+    "clause_seeds": "seed the sections a clause the question names cites",
+    "anchors": "walk the next vector hits one hop, for their companions",
+    "walk_paths": "score the nodes the walk reached by their best path",
+    "multi_seed": "a bonus for nodes several seeds lead to",
+    "companion_lift": "lift sections that have a companion for the intent",
+    "companionless_seed": "lower seeds with no companion for the intent",
+    "cited_first": "put the sections the question names first",
+    "completion": "place each section's companions right after it",
+    "part_definitions": "end the answer with the definitions of its part of the law",
+}
+
+
+class Pipeline:
+    def __init__(self, mode: str, stages: Sequence[Stage]) -> None:
+        self.mode = mode
+        self.stages = tuple(stages)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(stage.name for stage in self.stages)
+
+    def run(self, ctx: SearchContext) -> None:
+        """Run the stages in order, each timed (`ctx.timings`, ms) and counted toward its
+        telemetry stage once per search; a switched-off stage is skipped."""
+        spent: dict[str, float] = defaultdict(float)
+        try:
+            for stage in self.stages:
+                if stage.optional and not ctx.enabled(stage.name):
+                    continue
+                started = perf_counter()
+                try:
+                    stage.run(ctx)
+                finally:
+                    seconds = perf_counter() - started
+                    spent[stage.metric] += seconds
+                    ctx.timings[stage.name] = round(seconds * 1000.0, 3)
+        finally:
+            for metric, seconds in spent.items():
+                telemetry.observe_stage(metric, seconds)
+
+
+def pipeline_for(mode: str) -> Pipeline:
+    """The stage list of a mode."""
+    if mode == "graph":
+        return Pipeline(
+            mode,
+            [
+                ReadLaws(), Analyse(), Embed(asking=True), RouteLaws(), VectorSearch(mode),
+                Fuse(deep=True), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
+                MultiSeed(), Companions(), CompanionLift(), CompanionlessSeed(), CitedFirst(),
+                Rank(), Completion(), PartDefinitions(), Select(), Details(), Assemble(),
+            ],
+        )  # fmt: skip
+    if mode in MODES:
+        return Pipeline(
+            mode,
+            [
+                ReadLaws(), Analyse(), Embed(), VectorSearch(mode), Fuse(), Rank(), Select(),
+                Details(), Assemble(),
+            ],
+        )  # fmt: skip
+    raise InvalidQuery("mode", f"must be one of {', '.join(MODES)}")
+
+
+def search(
+    question: str,
+    *,
+    graph: GraphStore,
+    vectors: VectorIndex,
+    embedder: Embedder,
+    settings: Settings,
+    laws: Sequence[str] | None = None,
+    top_k: int = 10,
+    max_hops: int = 2,
+    mode: str = "graph",
+    explain: bool = False,
+) -> SearchResult:
+    """Answer a question with the sections to read, each with the path that reached it."""
+    query = validate_query(question, settings, laws, top_k, max_hops, mode, explain)
+    ctx = SearchContext(query, graph, vectors, embedder, settings)
+    pipeline_for(query.mode).run(ctx)
+    analysis = ctx.analysed
+    laws_seen = {item.law for item in [*ctx.sections, *ctx.nodes]}
+    return SearchResult(
+        query=query.question,
+        mode=query.mode,
+        sections=ctx.sections,
+        nodes=ctx.nodes,
+        seeds=ctx.seeds,
+        keywords=[*analysis.keywords, *analysis.glossary_terms, *analysis.llm_keywords],
+        citations=[c.text for c in analysis.citations],
+        intents=list(analysis.intents),
+        index_versions={
+            law: ctx.catalogue[law].version or ""
+            for law in sorted(laws_seen)
+            if law in ctx.catalogue
+        },
+        timings_ms=ctx.timings,
+    )
+
+
+def validate_query(
+    question: str,
+    settings: Settings,
+    laws: Sequence[str] | None = None,
+    top_k: int = 10,
+    max_hops: int = 2,
+    mode: str = "graph",
+    explain: bool = False,
+) -> Query:
+    question = validate_question(question, settings)
+    if not 1 <= top_k <= MAX_TOP_K:
+        raise InvalidQuery("top_k", f"must be between 1 and {MAX_TOP_K}")
+    if not 0 <= max_hops <= MAX_HOPS:
+        raise InvalidQuery("max_hops", f"must be between 0 and {MAX_HOPS}")
+    if mode not in MODES:
+        raise InvalidQuery("mode", f"must be one of {', '.join(MODES)}")
+    return Query(
+        question=question,
+        mode=mode,
+        laws=tuple(laws) if laws else None,
+        top_k=top_k,
+        max_hops=max_hops,
+        explain=explain,
+    )
+
+
+def validate_question(question: str, settings: Settings) -> str:
+    if not isinstance(question, str):
+        raise InvalidQuery("query", "must be a string")
+    if len(question) > settings.max_query_chars * 4:
+        raise InvalidQuery("query", f"is longer than {settings.max_query_chars} characters")
+    cleaned = clean_text(question)
+    if not cleaned:
+        raise InvalidQuery("query", "is empty")
+    if len(cleaned) > settings.max_query_chars:
+        raise InvalidQuery("query", f"is longer than {settings.max_query_chars} characters")
+    return cleaned
+
+
+def section_refs(result: SearchResult) -> list[tuple[str, str]]:
+    """(law id, section number) in rank order: what the evaluation harness scores."""
+    return [(s.law, s.number or s.key.rsplit(":s:", 1)[-1]) for s in result.sections]

@@ -1,0 +1,159 @@
+"""The stages before the walk: laws, question analysis, embedding, vector lists, fusion.
+
+read_laws -> analyse -> embed -> route_laws -> vector_search -> fuse -> law_focus
+"""
+
+from __future__ import annotations
+
+from services.core.analysis import analyse_question
+from services.core.retrieval import laws, vectors
+from services.core.retrieval.context import SearchContext
+from services.core.retrieval.models import Candidate
+from services.core.retrieval.stage import Stage
+from services.core.retrieval.vectors import VectorList
+
+
+class ReadLaws(Stage):
+    """The catalogue of published laws, the caller's scope, the laws searched."""
+
+    name = "read_laws"
+
+    def run(self, ctx: SearchContext) -> None:
+        ctx.catalogue = laws.read_catalogue(ctx.graph)
+        ctx.scope = laws.caller_scope(ctx.catalogue, ctx.query.laws)
+        ctx.published = sorted(law.law_version for law in ctx.catalogue.values() if law.version)
+        ctx.visible = laws.visible_laws(ctx.catalogue, ctx.scope)
+
+
+class Analyse(Stage):
+    """Citations, tokens, keywords, intents and glossary terms of the question."""
+
+    name = "analyse"
+    metric = "analysis"
+
+    def run(self, ctx: SearchContext) -> None:
+        ctx.analysis = analyse_question(ctx.query.question, ctx.settings)
+
+
+class Embed(Stage):
+    """The question's embedding; in graph mode also its asking part's (`asking_list`)."""
+
+    name = "embed"
+    metric = "embedding"
+
+    def __init__(self, *, asking: bool = False) -> None:
+        self.asking = asking
+
+    def run(self, ctx: SearchContext) -> None:
+        analysis = ctx.analysed
+        ctx.embedding = ctx.embedder.embed_query(vectors.search_text(analysis))
+        if self.asking and ctx.enabled("asking_list") and analysis.asking:
+            ctx.asking_embedding = ctx.embedder.embed_query(analysis.asking)
+
+
+class RouteLaws(Stage):
+    """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
+    of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
+    only one loaded) singles none out."""
+
+    name = "route_laws"
+    metric = "vector_search"
+
+    def run(self, ctx: SearchContext) -> None:
+        if len(ctx.visible) > 1:
+            ctx.named = laws.named_laws(ctx.graph, ctx.analysed.normalised, ctx.visible)
+        if len(ctx.named) < len(ctx.visible):
+            ctx.singled_out = ctx.named
+
+
+class VectorSearch(Stage):
+    """The mode's vector lists. Graph mode fetches chunks twice as deep as the flat modes:
+    the anchors come from ranks the flat modes cut off."""
+
+    name = "vector_search"
+    metric = "vector_search"
+
+    def __init__(self, mode: str) -> None:
+        self.mode = mode
+
+    def run(self, ctx: SearchContext) -> None:
+        ctx.deep_hits = vectors.run_lists(ctx, self.lists(ctx))
+        # Ranks and scores come from the lists the flat modes see; graph mode's deeper
+        # chunks only choose anchors (a deeper list would reorder the fused top 10).
+        depth = vectors.flat_depth(ctx)
+        ctx.hits = {name: found[:depth] for name, found in ctx.deep_hits.items()}
+        if ctx.query.explain:
+            ctx.explain_ranks = vectors.list_ranks(vectors.run_lists(ctx, self.split(ctx)))
+
+    def lists(self, ctx: SearchContext) -> list[VectorList]:
+        vector_mode = {"bm25": "sparse", "dense": "dense"}.get(self.mode, "hybrid")
+        depth = vectors.flat_depth(ctx)
+        chunks = depth * 2 if self.mode == "graph" else depth
+        found = [VectorList("chunks", "chunks", chunks, vector_mode, ctx.scope, ctx.embedded)]
+        if self.mode in ("hybrid", "graph"):
+            profiles = ctx.tuning.seeds.profiles
+            found.append(
+                VectorList("profiles", "profiles", profiles, vector_mode, ctx.scope, ctx.embedded)
+            )
+        if ctx.singled_out and ctx.enabled("named_law_list"):
+            found.append(
+                VectorList(
+                    "named_law", "chunks", chunks, vector_mode, ctx.singled_out, ctx.embedded
+                )
+            )
+        if ctx.asking_embedding is not None:
+            found.append(
+                VectorList("asking", "chunks", chunks, "sparse", ctx.scope, ctx.asking_embedding)
+            )
+        return found
+
+    def split(self, ctx: SearchContext) -> list[VectorList]:
+        """For `explain`: the chunks' dense and lexical lists apart (the hybrid list fuses
+        them inside the vector store)."""
+        depth = vectors.flat_depth(ctx) * 2
+        return [
+            VectorList(name, "chunks", depth, mode, ctx.scope, ctx.embedded)
+            for name, mode in (("dense", "dense"), ("lexical", "sparse"))
+        ]
+
+
+class Fuse(Stage):
+    """One score per graph key from the lists (reciprocal-rank fusion), and node kinds."""
+
+    name = "fuse"
+    metric = "vector_search"
+
+    def __init__(self, *, deep: bool = False) -> None:
+        self.deep = deep
+
+    def run(self, ctx: SearchContext) -> None:
+        ctx.kinds = vectors.hit_kinds(ctx.deep_hits)
+        ctx.vector_scores = vectors.fuse(ctx.hits, ctx.tuning.fusion)
+        # the flat modes fetch no deeper list
+        ctx.deep_scores = (
+            vectors.fuse(ctx.deep_hits, ctx.tuning.fusion) if self.deep else ctx.vector_scores
+        )
+        ranks = vectors.list_ranks(ctx.hits)
+        for key, score in ctx.vector_scores.items():
+            candidate = Candidate(key, ctx.kinds.get(key, "section"), vector=score)
+            candidate.lists = ranks.get(key, {})
+            candidate.sources.update(candidate.lists)
+            ctx.candidates[key] = candidate
+
+
+class LawFocus(Stage):
+    """Each hit weighs by how much of the vector evidence its law holds (a law the
+    question names weighs fully): `laws.law_focus`."""
+
+    name = "law_focus"
+    metric = "vector_search"
+    optional = True
+
+    def run(self, ctx: SearchContext) -> None:
+        ctx.focus = laws.law_focus(
+            ctx.deep_scores, ctx.singled_out, floor=ctx.tuning.law_focus.floor
+        )
+        for key, candidate in ctx.candidates.items():
+            candidate.law_focus = ctx.focus[laws.law_of(key)]
+            if candidate.law_focus != 1.0:
+                candidate.note(f"law_focus x{candidate.law_focus:.3f}")
