@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,7 @@ from services.core.evaluation import (
 
 L = "th-pdpa-2562"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "eval"
+SHARED = FIXTURES.parents[2].parent / "shared"  # ../shared from the repository root
 
 
 def s(number: str, law: str = L) -> tuple[str, str]:
@@ -256,30 +258,98 @@ def test_shipped_dev_set_is_well_formed() -> None:
     assert {q.id for q in ci.questions} <= {q.id for q in gold.questions}
 
 
-PDPA_SECTIONS = {
-    str(p["section"])
-    for p in json.loads(
-        (FIXTURES.parents[2] / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json").read_text(
-            encoding="utf-8"
-        )
-    )["provisions"]
-}
+def _pdpa_sections() -> set[str]:
+    path = FIXTURES.parents[2] / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json"
+    return {str(p["section"]) for p in json.loads(path.read_text(encoding="utf-8"))["provisions"]}
 
 
-@pytest.mark.parametrize("name", sorted(p.name for p in FIXTURES.glob("*.jsonl")))
+def _gdpr_articles() -> set[str]:
+    path = SHARED / "corpus" / "eu-gdpr" / "gdpr.json"
+    if not path.is_file():
+        pytest.skip(f"{path} not present")
+    return {str(a["number"]) for a in json.loads(path.read_text(encoding="utf-8"))["articles"]}
+
+
+# The text each gold line's labels are checked against, by the line's `law`
+# (a line without one is in the loader's default law, the PDPA).
+LAW_SECTIONS = {L: _pdpa_sections, "eu-gdpr": _gdpr_articles}
+GOLD_FILES = sorted(p.name for p in FIXTURES.glob("*.jsonl"))
+
+
+def _records(name: str) -> list[dict[str, Any]]:
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def _label_problems(records: list[dict[str, Any]]) -> list[str]:
+    """What is wrong with the labels of these gold lines, each checked in its own law."""
+    problems: list[str] = []
+    sections: dict[str, set[str]] = {}
+    for record in records:
+        law = record.get("law") or L
+        if law not in LAW_SECTIONS:
+            problems.append(f"{record['id']}: no corpus to check law {law!r} against")
+            continue
+        if law not in sections:
+            sections[law] = LAW_SECTIONS[law]()
+        labelled = {str(x) for x in record["must"] + record["should"]}
+        if not record["must"] or labelled != set(record.get("reason") or {}):
+            problems.append(f"{record['id']}: no must, or labels and reasons differ")
+        if unknown := labelled - sections[law]:
+            problems.append(f"{record['id']}: not in {law}: {sorted(unknown)}")
+    return problems
+
+
+@pytest.mark.parametrize("name", GOLD_FILES)
 def test_every_shipped_gold_file_gives_a_reason_for_each_real_label(name: str) -> None:
-    """Every label is a section of the PDPA text and has its reason; ids are unique."""
-    records = [
-        json.loads(line)
-        for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
+    """Every label is a section of its law's text and has its reason; ids are unique."""
+    records = _records(name)
     assert len(load_gold(FIXTURES / name).questions) == len(records)
     assert len({r["id"] for r in records}) == len(records)
-    for record in records:
-        labelled = {str(x) for x in record["must"] + record["should"]}
-        assert record["must"] and labelled == set(record["reason"]), record["id"]
-        assert labelled <= PDPA_SECTIONS, (record["id"], labelled - PDPA_SECTIONS)
+    assert _label_problems(records) == []
+
+
+def test_labels_are_checked_against_the_text_of_their_own_law() -> None:
+    def line(law: str | None, must: list[str], reason: list[str] | None = None) -> dict[str, Any]:
+        record = {"id": f"{law}-{must}", "must": must, "should": []}
+        record["reason"] = {n: "why" for n in (must if reason is None else reason)}
+        return record if law is None else {**record, "law": law}
+
+    assert _label_problems([line("eu-gdpr", ["99"]), line(None, ["96"]), line(L, ["26"])]) == []
+    assert _label_problems([line(L, ["99"])]) == [f"{L}-['99']: not in {L}: ['99']"]
+    assert _label_problems([line(None, ["97"])]) == [f"None-['97']: not in {L}: ['97']"]
+    assert _label_problems([line("eu-gdpr", ["100"])]) == [
+        "eu-gdpr-['100']: not in eu-gdpr: ['100']"
+    ]
+    assert _label_problems([line("eu-gdpr", ["9", "83"], reason=["9"])]) == [
+        "eu-gdpr-['9', '83']: no must, or labels and reasons differ"
+    ]
+    assert _label_problems([line("xx-law", ["1"])]) == [
+        "xx-law-['1']: no corpus to check law 'xx-law' against"
+    ]
+    assert "gdpr_dev.jsonl" in GOLD_FILES
+
+
+def test_shipped_gdpr_dev_set_is_well_formed() -> None:
+    gold = load_gold(FIXTURES / "gdpr_dev.jsonl")
+    assert len(gold.questions) >= 45
+    assert gold.laws == ("eu-gdpr",)
+    assert {q.lang for q in gold.questions} == {"en"}
+    kinds = {q.kind for q in gold.questions}
+    assert {
+        "penalty",
+        "exception",
+        "definition",
+        "cross-reference",
+        "direct",
+        "scope",
+        "procedure",
+    } <= kinds
+    for q in gold.questions:
+        assert q.id.startswith("gdpr-"), q.id
+        if q.kind == "penalty":  # the infringed duty and the fine article
+            numbers = {number for _, number in q.must}
+            assert "83" in numbers and numbers - {"82", "83", "84"}, q.id
 
 
 # --- the CLI ----------------------------------------------------------------------------
