@@ -583,9 +583,11 @@ def _schedule_runs(law: Law) -> list[list[Section]]:
 
 # --- Japanese ---------------------------------------------------------------------------
 
+# Statutes write kanji numerals; a question may write Arabic ones ("第27条").
+_JA_NUM = rf"(?:{KANJI_NUMERAL}|[0-9]{{1,4}})"
 _JA_ARTICLE_RE = re.compile(
-    rf"第(?P<num>{KANJI_NUMERAL})条(?P<branch>の{KANJI_NUMERAL})?"
-    rf"(?:第(?P<para>{KANJI_NUMERAL})項)?(?:第(?P<item>{KANJI_NUMERAL})号)?"
+    rf"第(?P<num>{_JA_NUM})条(?P<branch>の{_JA_NUM})?"
+    rf"(?:第(?P<para>{_JA_NUM})項)?(?:第(?P<item>{_JA_NUM})号)?"
 )
 # Another law's article: "内閣府設置法第三十九条", "（平成十五年法律第五十八号）第二条", "同法第八条".
 _JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")
@@ -616,14 +618,18 @@ def _japanese_citations(section: Section) -> list[Citation]:
             Citation(
                 source=section.key,
                 law=None,
-                section=str(parse_kanji_number(match["num"])),
-                paragraph=parse_kanji_number(match["para"]) if match["para"] else None,
-                clauses=(str(parse_kanji_number(match["item"])),) if match["item"] else (),
+                section=str(_ja_number(match["num"])),
+                paragraph=_ja_number(match["para"]) if match["para"] else None,
+                clauses=(str(_ja_number(match["item"])),) if match["item"] else (),
                 span=match.span(),
                 text=match.group(0),
             )
         )
     return out
+
+
+def _ja_number(text: str) -> int:
+    return int(text) if text.isdigit() else parse_kanji_number(text)
 
 
 # --- English ----------------------------------------------------------------------------
@@ -705,3 +711,42 @@ def _own_section_key(law: Law, number: str, corpus: CorpusIndex | None) -> str |
         return corpus.section_key(law.id, number)
     wanted = normalise_section_number(number)
     return next((s.key for s in law.sections if s.number == wanted), None)
+
+
+# --- questions --------------------------------------------------------------------------
+
+# The short forms a question uses and a statute does not: "ม. 26", "s.26", "ss. 5-7",
+# "sec. 26", "art. 9", "§ 26", "Section26"; they are spelled out before reading.
+_QUESTION_SHORT_FORMS = (
+    (re.compile(r"(?<![\u0E01-\u0E2E])ม\.\s*(?=[0-9๐-๙])"), "มาตรา "),
+    (re.compile(r"(?<![A-Za-z])arts?\.\s*(?=\d)", re.IGNORECASE), "Article "),
+    (re.compile(r"(?<![A-Za-z])(?:secs?\.|ss?\.|§§?)\s*(?=\d)", re.IGNORECASE), "section "),
+    (re.compile(r"(?<![A-Za-z])(articles?|sections?)\s*(?=\d)", re.IGNORECASE), r"\1 "),
+)
+_ENGLISH_KEYWORD = re.compile(r"(?<![A-Za-z])(?:ARTICLES?|SECTIONS?)(?= \d)")
+
+
+def spell_out_short_forms(text: str) -> str:
+    """ "ม.26" -> "มาตรา 26", "s.26" -> "section 26", "Art. 9" -> "Article 9"."""
+    for pattern, spelled in _QUESTION_SHORT_FORMS:
+        text = pattern.sub(spelled, text)
+    return _ENGLISH_KEYWORD.sub(lambda m: m.group(0).capitalize(), text)
+
+
+def cite_in_question(text: str) -> list[Citation]:
+    """The citations of a question (or any free text), read by the statute rules: lists and
+    ranges mean what they mean in a statute ("มาตรา ๒๔ ถึง ๒๖", "Articles 15 to 22"), a
+    law named after them stays with them (`Citation.law`, as written), paragraphs and
+    clauses narrow them. Without a citing law, ranges expand numerically. `span` and
+    `text` refer to the question with its short forms spelled out
+    (`spell_out_short_forms`)."""
+    text = spell_out_short_forms(text)
+    asker = Section(key="", number="", label="", text=text)
+    law = Law(id="", title="", language="", jurisdiction="", source="")
+    found = _english_citations(asker, law, None)
+    if "มาตรา" in text:
+        found += _thai_citations(asker, law, None)
+    if "第" in text:
+        found += _japanese_citations(asker)
+    return sorted(found, key=lambda c: (c.span, c.section, c.paragraph or 0, c.clauses))
+

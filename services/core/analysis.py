@@ -19,35 +19,11 @@ from functools import lru_cache
 
 import httpx
 
-from ingest import ids
-from ingest.thai_numbers import KANJI_NUMERAL, parse_kanji_number
+from ingest import ids, xrefs
 from services.core.settings import REPO_ROOT, Settings
 
 log = logging.getLogger(__name__)
 
-_THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
-_ARABIC_TO_THAI = str.maketrans("0123456789", "๐๑๒๓๔๕๖๗๘๙")
-
-# Thai section-number suffixes ("มาตรา ๑๙ ทวิ" is a section inserted after 19).
-_THAI_SUFFIXES = "ทวิ|ตรี|จัตวา|เบญจ|ฉ|สัตต|อัฏฐ|นว|ทศ"
-_THAI_PARAGRAPHS = {
-    "หนึ่ง": "1", "สอง": "2", "สาม": "3", "สี่": "4", "ห้า": "5",
-    "หก": "6", "เจ็ด": "7", "แปด": "8", "เก้า": "9", "สิบ": "10",
-}  # fmt: skip
-
-_THAI_CITATION = re.compile(
-    r"(?:มาตรา|(?<![\u0E01-\u0E2E])ม\.)\s*(?P<num>\d+(?:/\d+)?)"
-    rf"(?:\s*(?P<suffix>{_THAI_SUFFIXES})(?![\u0E00-\u0E7F]))?"
-    rf"(?:\s*วรรค(?P<para>{'|'.join(_THAI_PARAGRAPHS)}))?"
-    r"(?:\s*\((?P<clause>\d+|[ก-ฮ])\))?"
-)
-_LATIN_CITATION = re.compile(
-    r"(?<![A-Za-z])(?:sections?|sec\.|ss?\.|articles?|arts?\.|§)\s*"
-    r"(?P<num>\d+[A-Za-z]?(?:/\d+)?)"
-    r"(?:\s*\((?P<para>\d+)\))?(?:\s*\((?P<clause>[a-z]|\d+)\))?",
-    re.IGNORECASE,
-)
-_JAPANESE_CITATION = re.compile(rf"第\s*(?P<num>\d+|{KANJI_NUMERAL})\s*条")
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
@@ -127,6 +103,7 @@ class CitedSection:
     text: str  # the span as written
     paragraph: str | None = None
     clause: str | None = None
+    law: str | None = None  # the law named after it, as written ("แห่งประมวลรัษฎากร")
 
 
 @dataclass(frozen=True)
@@ -156,7 +133,7 @@ class QuestionAnalysis:
 def analyse_question(question: str, settings: Settings | None = None) -> QuestionAnalysis:
     """Read citations, tokens, keywords and intents from a question, deterministically."""
     cleaned = clean_text(question)
-    normalised = thai_to_arabic(cleaned)
+    normalised = ids.thai_to_arabic_digits(cleaned)
     citations = extract_section_citations(normalised)
     tokens = tokenize(normalised)
     keywords = _keywords(tokenize(_strip_citations(normalised)) if citations else tokens)
@@ -237,64 +214,45 @@ def clean_text(text: str) -> str:
     return " ".join(text.split())
 
 
-def thai_to_arabic(text: str) -> str:
-    return text.translate(_THAI_DIGITS)
-
-
-def arabic_to_thai(text: str) -> str:
-    return text.translate(_ARABIC_TO_THAI)
-
-
 def normalise_section_number(raw: str) -> str:
     """ "๒๖" -> "26", "26/1" -> "26/1", "๑๙ทวิ" -> "19 ทวิ", "ม. 26" -> "26", "Art. 9" -> "9"
     (the same normalisation as section keys, `ingest.ids.normalise_section_number`)."""
-    text = thai_to_arabic(clean_text(raw))
+    text = ids.thai_to_arabic_digits(clean_text(raw))
     text = re.sub(r"^(?:ม\.|sections?|sec\.|ss?\.|articles?|arts?\.|§)\s*", "", text, flags=re.I)
     return ids.normalise_section_number(text)
 
 
 def extract_section_citations(text: str) -> tuple[CitedSection, ...]:
-    """Explicit section/article citations, in order of appearance, without duplicates."""
-    found: list[tuple[int, CitedSection]] = []
-    for match in _THAI_CITATION.finditer(text):
-        number = normalise_section_number(match.group("num") + (match.group("suffix") or ""))
-        para = _THAI_PARAGRAPHS.get(match.group("para") or "")
-        found.append(
-            (
-                match.start(),
-                CitedSection(number, match.group(0).strip(), para, match.group("clause")),
-            )
-        )
-    for match in _LATIN_CITATION.finditer(text):
-        found.append(
-            (
-                match.start(),
-                CitedSection(
-                    match.group("num"),
-                    match.group(0).strip(),
-                    match.group("para"),
-                    match.group("clause"),
-                ),
-            )
-        )
-    for match in _JAPANESE_CITATION.finditer(text):
-        number = match.group("num")
-        if not number.isdigit():
-            number = str(parse_kanji_number(number))  # "第二十七条" -> 27
-        found.append((match.start(), CitedSection(number, match.group(0))))
+    """Explicit section/article citations, in order of appearance, each number once, read
+    with the statutes' own citation rules (`ingest.xrefs.cite_in_question`)."""
     seen: set[str] = set()
     result: list[CitedSection] = []
-    for _, cited in sorted(found, key=lambda item: item[0]):
-        if cited.number not in seen:
-            seen.add(cited.number)
-            result.append(cited)
+    for cited in xrefs.cite_in_question(text):
+        number = normalise_section_number(cited.section)
+        if number and number not in seen:
+            seen.add(number)
+            result.append(
+                CitedSection(
+                    number,
+                    cited.text.strip(),
+                    str(cited.paragraph) if cited.paragraph is not None else None,
+                    cited.clauses[0] if cited.clauses else None,
+                    cited.law,
+                )
+            )
     return tuple(result)
 
 
 def _strip_citations(text: str) -> str:
-    for pattern in (_THAI_CITATION, _LATIN_CITATION, _JAPANESE_CITATION):
-        text = pattern.sub(" ", text)
-    return text
+    """The question without its citations (keywords are the rest)."""
+    spelled = xrefs.spell_out_short_forms(text)
+    kept, at = [], 0
+    for cited in xrefs.cite_in_question(spelled):
+        start, end = cited.span
+        if start >= at:
+            kept.append(spelled[at:start])
+            at = end
+    return " ".join([*kept, spelled[at:]])
 
 
 def tokenize(text: str) -> tuple[str, ...]:

@@ -30,6 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
+from ingest.ids import thai_to_arabic_digits
 from services.core.errors import EmbedderUnavailable
 from services.core.ports import Embedding, SparseVector
 
@@ -61,7 +62,6 @@ BM25_AVG_LEN = 128.0
 # sees the full text.
 OFFLINE_MAX_DENSE_CHARS = 2000
 
-_THAI_DIGITS = str.maketrans("๐๑๒๓๔๕๖๗๘๙", "0123456789")
 # "มาตรา 26", "ม. 26", "section 26", "s.26", "art. 9", "article 9(2)" -> one token "§26",
 # so a cited number matches as a unit rather than as the very common bare "26".
 _SECTION_REF = re.compile(
@@ -102,7 +102,7 @@ def lexical_tokens(text: str) -> list[str]:
     compounds that newmm keeps whole ("มีโทษ", "โทษปรับ") also yield their dictionary parts
     ("โทษ"), and section citations yield a "§<number>" term.
     """
-    normalised = text.translate(_THAI_DIGITS).lower()
+    normalised = thai_to_arabic_digits(text).lower()
     words = _thai_words()
     terms: list[str] = []
     for raw in _word_tokenize(normalised):

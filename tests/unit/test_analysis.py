@@ -41,6 +41,33 @@ def test_citations_keep_order_and_drop_duplicates():
     assert [c.number for c in cited] == ["84", "26"]
 
 
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("มาตรา ๒๖ และ ๒๗", ["26", "27"]),
+        ("มาตรา 24 ถึงมาตรา 26", ["24", "25", "26"]),
+        ("ม.37 หรือ 38", ["37", "38"]),
+        ("Articles 15 to 17", ["15", "16", "17"]),
+        ("Arts. 5 and 6", ["5", "6"]),
+        ("第27条及び第28条", ["27", "28"]),
+    ],
+)
+def test_lists_and_ranges_in_a_question_mean_what_they_mean_in_a_statute(text, numbers):
+    assert [c.number for c in analyse_question(f"{text} ว่าอย่างไร").citations] == numbers
+
+
+def test_a_cited_clause_and_the_law_named_after_it_are_kept():
+    (cited,) = analyse_question("เงินได้ตามมาตรา 40 (2) แห่งประมวลรัษฎากร เสียภาษีอย่างไร").citations
+    assert (cited.number, cited.clause, cited.law) == ("40", "2", "ประมวลรัษฎากร")
+    (cited,) = analyse_question("what does Article 9(2)(a) allow?").citations
+    assert (cited.number, cited.paragraph, cited.clause) == ("9", "2", "a")
+
+
+def test_citations_are_not_keywords():
+    keywords = analyse_question("ม.26 และ 27 ห้ามเก็บข้อมูลสุขภาพ").keywords
+    assert "26" not in keywords and "27" not in keywords and "ข้อมูล" in keywords
+
+
 def test_thai_question_is_tokenised_with_thai_digits_normalised():
     analysis = analyse_question("ข้อมูลสุขภาพ ตามมาตรา ๒๖")
     assert "สุขภาพ" in analysis.tokens
