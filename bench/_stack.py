@@ -35,19 +35,25 @@ PDPA = REPO_ROOT / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json"
 NITIBENCH_LAWS = SHARED / "corpus" / "nitibench-ccl-laws"
 OCS_698 = SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl"
 DEV_SET = REPO_ROOT / "tests" / "fixtures" / "eval" / "pdpa_dev.jsonl"
-CORPORA = ("pdpa", "nitibench", "ocs698")
+# One name per corpus of ../shared/corpus; "all" is every one of them: a firm's many laws.
+_SOURCES = {
+    "pdpa": [PDPA],
+    "gdpr": [SHARED / "corpus" / "eu-gdpr" / "gdpr.json"],
+    "sg": [SHARED / "corpus" / "sg-pdpa-2012" / "pdpa-2012.json"],
+    "jp": [SHARED / "corpus" / "jp-appi" / "415AC0000000057_appi_ja.json"],
+    "nitibench": None,  # the 36 files of NITIBENCH_LAWS
+    "ocs698": [OCS_698],  # 698 OCS laws; the PDPA among them is the same law, one version
+}
+CORPORA = (*_SOURCES, "all")
 
 
 def corpus_paths(name: str) -> list[Path]:
-    """ "pdpa" (1 law), "nitibench" (the 36 NitiBench laws), "ocs698" (698 OCS laws, which
-    include the PDPA again; same content, so it stays one law)."""
-    if name == "pdpa":
-        return [PDPA]
-    if name == "nitibench":
-        return sorted(NITIBENCH_LAWS.glob("*.json"))
-    if name == "ocs698":
-        return [OCS_698]
-    raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPORA)}")
+    """The source files of a named corpus (`CORPORA`)."""
+    if name == "all":
+        return [path for corpus in _SOURCES for path in corpus_paths(corpus)]
+    if name not in _SOURCES:
+        raise ValueError(f"unknown corpus {name!r}; expected one of {', '.join(CORPORA)}")
+    return _SOURCES[name] or sorted(NITIBENCH_LAWS.glob("*.json"))
 
 
 @dataclass
