@@ -14,7 +14,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from services.core.settings import REPO_ROOT, Settings, get_settings
+from services.core.settings import (
+    REPO_ROOT,
+    RETRIEVAL_STEPS,
+    Settings,
+    get_settings,
+    with_retrieval_changes,
+)
 
 log = logging.getLogger("lexgraph")
 
@@ -219,6 +225,14 @@ def _add_eval(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     modes = p.add_mutually_exclusive_group()
     modes.add_argument("--mode", choices=MODES, default="graph")
     modes.add_argument("--modes", choices=("all",), help="every mode, side by side")
+    p.add_argument("--part", choices=("all", "tune", "check"), default="all",
+                   help="score one part of the set (a stable ~60/40 split by question id)")
+    p.add_argument("--without", action="append", default=[], metavar="STEP",
+                   choices=sorted(RETRIEVAL_STEPS),
+                   help="switch a retrieval step off (repeatable): " + ", ".join(RETRIEVAL_STEPS))
+    p.add_argument("--set", action="append", default=[], dest="assignments",
+                   metavar="retrieval.FIELD=VALUE",
+                   help="change a retrieval setting (repeatable), e.g. retrieval.walk.hop_decay=0.5")
     p.add_argument("--json", action="store_true", help="print the full report as JSON")
     p.set_defaults(run=_cmd_eval)
 
@@ -237,7 +251,14 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     if args.k < 1:
         print("lexgraph: --k must be at least 1", file=sys.stderr)
         return 2
-    gold = load_gold(args.gold, default_law=args.law)
+    try:
+        settings = with_retrieval_changes(
+            settings, assignments=args.assignments, disabled=args.without
+        )
+    except ValueError as e:
+        print(f"lexgraph: --set: {e}", file=sys.stderr)
+        return 2
+    gold = load_gold(args.gold, default_law=args.law).part(args.part)
     modes = list(MODES) if args.modes == "all" else [args.mode]
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
@@ -249,7 +270,8 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
             gold,
             modes,
             lambda mode: search_retriever(mode, graph=graph, vectors=vectors, embedder=embedder,
-                                          settings=settings, top_k=depth),
+                                          settings=settings, top_k=depth,
+                                          keywords=bootstrap.build_keyword_source(settings)),
             k=args.k,
         )
     finally:
@@ -262,7 +284,7 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     return 0
 
 
-# --- serve / search (owned with the API: services/api, services/core/retrieval.py) -------
+# --- serve / search (owned with the API: services/api, services/core/retrieval/) ---------
 
 
 def _add_serve(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -294,6 +316,8 @@ def _add_search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--max-hops", type=int, default=2)
     p.add_argument("--mode", default="graph", choices=("graph", "hybrid", "dense", "bm25"))
     p.add_argument("--json", action="store_true", help="print the API's JSON")
+    p.add_argument("--explain", action="store_true",
+                   help="show what put each section where it is (score components, trace)")
     p.add_argument("--api-url", help="API base URL (default from settings)")
     p.add_argument("--api-key", help="API key when the API requires one")
     p.add_argument("--local", action="store_true",
@@ -305,7 +329,7 @@ def _cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     """Through the running API when there is one (the embedded vector store belongs to
     `lexgraph serve`), else with the stores opened here; the same JSON either way."""
     body = {"query": args.question, "laws": args.laws, "top_k": args.top_k,
-            "max_hops": args.max_hops, "mode": args.mode}
+            "max_hops": args.max_hops, "mode": args.mode, "explain": args.explain}
     result = None if args.local else _search_over_http(args, settings, body)
     if result is None:
         result = _search_here(settings, body)
@@ -319,11 +343,24 @@ def _cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         via = item["reached"] if item["path"] == item["label"] else item["path"]
         print(f"{rank:2}. {item['label']:<14} {item['key']:<28} {item['score']:.3f}  {via}\n"
               f"      {text}")
+        if item.get("explanation"):
+            print(_explained(item["explanation"]))
     for item in result["nodes"]:
         print(f"    · {item['kind']:<10} {item['label']:<28} {item['reached']}")
     versions = ", ".join(f"{law}@{v}" for law, v in result["index_versions"].items())
     print(f"index: {versions or '-'}")
     return 0
+
+
+def _explained(explanation: dict[str, Any]) -> str:
+    """Three indented lines: the components, the vector ranks, the trace."""
+    parts = explanation["components"]
+    shown = ", ".join(f"{name} {value}" for name, value in parts.items()
+                      if value not in (0, 0.0, 1.0, False) or name in ("vector", "evidence"))
+    ranks = ", ".join(f"{name} #{rank + 1}" for name, rank in explanation["ranks"].items())
+    return (f"      = {explanation['formula']}: {shown}\n"
+            f"      ranks: {ranks or '-'}\n"
+            f"      trace: {'; '.join(explanation['trace']) or '-'}")
 
 
 def _search_over_http(args: argparse.Namespace, settings: Settings,
@@ -367,7 +404,8 @@ def _search_here(settings: Settings, body: dict[str, Any]) -> dict[str, Any]:
         result = retrieval.search(body["query"], graph=graph, vectors=vectors,
                                   embedder=embedder, settings=settings, laws=body["laws"],
                                   top_k=body["top_k"], max_hops=body["max_hops"],
-                                  mode=body["mode"])
+                                  mode=body["mode"], explain=body["explain"],
+                                  keywords=bootstrap.build_keyword_source(settings))
     finally:
         vectors.close()
         graph.close()

@@ -11,6 +11,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
+from services.core.analysis import KeywordSource
 from services.core.errors import StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.settings import Settings
@@ -24,6 +25,7 @@ class Clients:
     vectors: VectorIndex
     embedder: Embedder
     settings: Settings
+    keywords: KeywordSource | None = None  # the optional LLM keyword step
 
 
 def get_settings(request: Request) -> Settings:
@@ -41,7 +43,9 @@ def get_clients_from_state(state: Any) -> Clients:
     ]
     if missing:
         raise StoreUnavailable(f"not connected: {', '.join(missing)}")
-    return Clients(state.graph, state.vectors, state.embedder, state.settings)
+    return Clients(
+        state.graph, state.vectors, state.embedder, state.settings, getattr(state, "keywords", None)
+    )
 
 
 async def call_store(settings: Settings, fn: Callable[[], T], *, what: str = "the index") -> T:

@@ -82,6 +82,7 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     vectors = _try("vector index", lambda: bootstrap.build_worker_vectors(owner))
     embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings))
     _set_clients(app, graph, vectors, embedder)
+    app.state.keywords = bootstrap.build_keyword_source(settings)
     _warm_up(embedder)
     if settings.vector_backend == "edge" and vectors is not None:
         from services.core.remote_vectors import internal_token
@@ -132,7 +133,7 @@ def _try(what: str, build: Any) -> Any:
 
 
 def _close_clients(app: FastAPI) -> None:
-    for name in ("graph", "vectors"):
+    for name in ("graph", "vectors", "keywords"):
         client = getattr(app.state, name, None)
         if client is not None:
             try:
@@ -159,7 +160,7 @@ def _install_optional(app: FastAPI, settings: Settings, *, with_jobs: bool) -> N
             from services.api.deps import get_clients_from_state
 
             c = get_clients_from_state(app.state)
-            return ToolClients(c.graph, c.vectors, c.embedder, c.settings)
+            return ToolClients(c.graph, c.vectors, c.embedder, c.settings, c.keywords)
 
         mount_mcp(app, tool_clients, settings)
     except ImportError as exc:  # pragma: no cover

@@ -29,6 +29,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from services.api import metrics
 from services.core import retrieval
+from services.core.analysis import KeywordSource
 from services.core.errors import InvalidQuery, NotFound, StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.retrieval import lookups
@@ -58,6 +59,7 @@ class ToolClients:
     vectors: VectorIndex
     embedder: Embedder
     settings: Settings
+    keywords: KeywordSource | None = None
 
 
 def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
@@ -88,6 +90,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
                 laws=laws,
                 top_k=max(1, min(top_k, 20)),
                 mode="graph",
+                keywords=c.keywords,
             )
             return _search_payload(result)
 

@@ -42,6 +42,11 @@ class SearchRequest(BaseModel):
         default="graph",
         description="graph: full pipeline; hybrid/dense/bm25: vector search only (for comparison).",
     )
+    explain: bool = Field(
+        default=False,
+        description="Add to every section and node the components of its score and the "
+        "pipeline steps that set them (`explanation`).",
+    )
 
 
 class PathStep(BaseModel):
@@ -80,6 +85,13 @@ class ContextItemOut(BaseModel):
         description='What found it: "chunks" or "profiles" (vector search), "named_law" (the '
         'chunks of a law the question names), "asking" (the chunks that match what a long '
         'question asks), "citation" (the question cites it), "graph".'
+    )
+    explanation: dict[str, Any] | None = Field(
+        default=None,
+        description='With "explain": the score, the formula that combines its components '
+        "(vector, law_focus, seed, companion, walk, follows, bonus), the rank it had in each "
+        "vector list (0-based; dense and lexical: the chunk list's two halves searched "
+        "apart) and the trace of the steps that touched it.",
     )
 
 

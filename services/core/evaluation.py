@@ -12,6 +12,12 @@ Two gold formats:
   Scored with NitiBench's own definitions (``../shared/eval/PROVENANCE.md``): HR@k,
   Multi-HR@k, Recall@k, MRR@k and Multi-MRR@k at k = 1, 5, 10.
 
+Both report ``on_law``: the share of answers holding at least one section of a law the
+question's labels are in (with many laws loaded, an answer can drift into another law
+entirely). Every question belongs to the tuning or the check part of its set by a stable
+hash of its id (`split_of`, about 60/40): ranking changes are chosen on tuning parts and
+check parts are only scored to report; reports give both (``by_part``).
+
 A retriever is any callable ``question -> ordered sections`` (``(law id, number)``
 pairs). Every score uses the first K *distinct* sections of what it returns, in order,
 so a context that repeats a section (reached by two paths) is not rewarded twice.
@@ -21,6 +27,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import hashlib
 import json
 import logging
 import statistics
@@ -39,6 +46,10 @@ log = logging.getLogger(__name__)
 DEFAULT_LAW = "th-pdpa-2562"
 NITIBENCH_KS = (1, 5, 10)
 MODES = ("bm25", "dense", "hybrid", "graph")
+
+# Share of every gold set held out to report on, never to tune on (stable by question id).
+CHECK_PERCENT = 40
+PARTS = ("tune", "check")
 
 SectionRef = tuple[str, str]  # (law id, normalised section number)
 Retriever = Callable[[str], Sequence[SectionRef]]
@@ -60,6 +71,15 @@ class GoldSet:
     path: str
     questions: tuple[GoldQuestion, ...]
 
+    def part(self, name: str) -> GoldSet:
+        """Only the questions of one part ("tune" or "check", `split_of`); "all": all."""
+        if name == "all":
+            return self
+        if name not in PARTS:
+            raise ValueError(f"unknown part {name!r}; expected tune, check or all")
+        kept = tuple(q for q in self.questions if split_of(q.id) == name)
+        return GoldSet(self.format, f"{self.path} [{name}]", kept)
+
     @property
     def laws(self) -> tuple[str, ...]:
         """Every law the gold labels point into, in first-seen order."""
@@ -68,6 +88,13 @@ class GoldSet:
             for law, _ in (*q.must, *q.should):
                 seen.setdefault(law, None)
         return tuple(seen)
+
+
+def split_of(question_id: str) -> str:
+    """ "tune" or "check" for a question id: the first four bytes of its SHA-256, mod 100,
+    below `CHECK_PERCENT` make it a check question, on every machine and every run."""
+    digest = hashlib.sha256(question_id.encode("utf-8")).digest()
+    return "check" if int.from_bytes(digest[:4], "big") % 100 < CHECK_PERCENT else "tune"
 
 
 class GoldFileError(LexgraphError, ValueError):
@@ -264,6 +291,7 @@ def nitibench_question_scores(
             "recall": recall(top, gold_set),
             "mrr": reciprocal_rank(top, gold_set),
             "multi_mrr": multi_mrr(top, gold_set),
+            "on_law": on_law(top, gold_set),
         }
     return scores
 
@@ -279,7 +307,14 @@ def jsonl_question_scores(
         "all_must": 1.0 if must.issubset(retrieved) else 0.0,
         "must_recall": recall(retrieved, must),
         "mrr": reciprocal_rank(retrieved, must),
+        "on_law": on_law(retrieved, must),
     }
+
+
+def on_law(retrieved: Sequence[SectionRef], gold: Iterable[SectionRef]) -> float:
+    """1 when the answer holds a section of a law the gold sections are in."""
+    laws = {law for law, _ in gold}
+    return 1.0 if any(law in laws for law, _ in retrieved) else 0.0
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -346,6 +381,7 @@ def _question_row(
 ) -> dict[str, Any]:
     row: dict[str, Any] = {
         "id": question.id,
+        "part": split_of(question.id),
         "kind": question.kind,
         "lang": question.lang,
         "retrieved": [_ref_text(r) for r in retrieved],
@@ -372,6 +408,11 @@ def _jsonl_summary(rows: Sequence[Mapping[str, Any]], gold: GoldSet) -> dict[str
         by_lang[row["lang"] or "-"].append(row["scores"])
     return {
         "overall": _mean_scores([row["scores"] for row in rows]),
+        "by_part": {
+            part: {"n": len(scores), **_mean_scores(scores)}
+            for part in PARTS
+            if (scores := [row["scores"] for row in rows if row["part"] == part])
+        },
         "by_kind": {
             kind: {"n": len(scores), **_mean_scores(scores)}
             for kind, scores in sorted(by_kind.items())
@@ -386,6 +427,11 @@ def _jsonl_summary(rows: Sequence[Mapping[str, Any]], gold: GoldSet) -> dict[str
 def _nitibench_summary(rows: Sequence[Mapping[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
     return {
         "at": {str(k): _mean_scores([row["scores"][str(k)] for row in rows]) for k in ks},
+        "by_part": {
+            part: {"n": len(scores), **_mean_scores(scores)}
+            for part in PARTS
+            if (scores := [row["scores"][str(ks[-1])] for row in rows if row["part"] == part])
+        },
     }
 
 
@@ -441,6 +487,7 @@ def search_retriever(
     settings: Any,
     top_k: int = 10,
     laws: Sequence[str] | None = None,
+    keywords: Callable[[str], Sequence[str]] | None = None,
 ) -> Retriever:
     """The real pipeline as a retriever: `services.core.retrieval.search` in `mode`, its
     context sections as (law, number) in the order returned."""
@@ -461,6 +508,7 @@ def search_retriever(
             laws=laws,
             top_k=top_k,
             mode=mode,
+            keywords=keywords,
         )
         return [section_ref(item) for item in result.sections]
 
@@ -500,15 +548,27 @@ def format_table(gold: GoldSet, k: int, reports: Sequence[ModeReport]) -> str:
     rows: list[list[str]] = []
     if gold.format == "nitibench":
         for kk in reports[0].summary["at"]:
-            for metric in ("hr", "multi_hr", "recall", "mrr", "multi_mrr"):
+            for metric in ("hr", "multi_hr", "recall", "mrr", "multi_mrr", "on_law"):
                 rows.append(
                     [f"{metric}@{kk}", *(f"{r.summary['at'][kk][metric]:.3f}" for r in reports)]
                 )
+        part_metrics: tuple[str, ...] = ("multi_hr", "recall")
+        top = list(reports[0].summary["at"])[-1]
     else:
-        for metric in ("all_must", "must_recall", "mrr"):
+        for metric in ("all_must", "must_recall", "mrr", "on_law"):
             rows.append(
                 [f"{metric}@{k}", *(f"{r.summary['overall'][metric]:.3f}" for r in reports)]
             )
+        part_metrics, top = ("all_must",), str(k)
+    for part, values in reports[0].summary["by_part"].items():
+        for metric in part_metrics:
+            rows.append(
+                [
+                    f"{metric}@{top} part={part} (n={values['n']})",
+                    *(f"{r.summary['by_part'][part][metric]:.3f}" for r in reports),
+                ]
+            )
+    if gold.format == "jsonl":
         for group in ("by_kind", "by_lang"):
             for name, values in reports[0].summary[group].items():
                 label = f"all_must@{k} {group[3:]}={name} (n={values['n']})"

@@ -5,11 +5,13 @@ Nothing else in the project reads `os.environ`.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -19,6 +21,24 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # One model per stage of the search pipeline (services/core/retrieval/), each number with
 # where it comes from. Ranking steps can be switched off by name (`disabled`); the ablation
 # bench (bench/bench_ablation.py) switches each off in turn.
+
+
+# The steps of the search pipeline that can be switched off, with what each does.
+# Some are switches inside a stage rather than stages of their own.
+RETRIEVAL_STEPS: dict[str, str] = {
+    "law_focus": "weigh each hit by its law's share of the vector evidence",
+    "named_law_list": "search the laws the question names in a list of their own",
+    "asking_list": "search a long question's asking part lexically in a list of its own",
+    "clause_seeds": "seed the sections a clause the question names cites",
+    "anchors": "walk the next vector hits one hop, for their companions",
+    "walk_paths": "score the nodes the walk reached by their best path",
+    "multi_seed": "a bonus for nodes several seeds lead to",
+    "companion_lift": "lift sections that have a companion for the intent",
+    "companionless_seed": "lower seeds with no companion for the intent",
+    "cited_first": "put the sections the question names first",
+    "completion": "place each section's companions right after it",
+    "part_definitions": "end the answer with the definitions of its part of the law",
+}
 
 
 class _Tuning(BaseModel):
@@ -133,8 +153,16 @@ class RetrievalSettings(_Tuning):
     companions: CompanionTuning = Field(default_factory=CompanionTuning)
     part_definitions: PartDefinitionTuning = Field(default_factory=PartDefinitionTuning)
     select: SelectTuning = Field(default_factory=SelectTuning)
-    # Steps switched off by name (services/core/retrieval/steps.py lists them).
+    # Steps switched off by name (`RETRIEVAL_STEPS`).
     disabled: frozenset[str] = frozenset()
+
+    @field_validator("disabled")
+    @classmethod
+    def _known_steps(cls, value: frozenset[str]) -> frozenset[str]:
+        unknown = sorted(value - RETRIEVAL_STEPS.keys())
+        if unknown:
+            raise ValueError(f"unknown steps {unknown}; known: {', '.join(RETRIEVAL_STEPS)}")
+        return value
 
 
 class Settings(BaseSettings):
@@ -217,3 +245,38 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     return Settings()
+
+
+def with_retrieval_changes(
+    settings: Settings, *, assignments: Sequence[str] = (), disabled: Sequence[str] = ()
+) -> Settings:
+    """`settings` with retrieval fields changed, for ablations and tuning runs:
+    `assignments` as "retrieval.walk.hop_decay=0.5" (values read as JSON, else as text)
+    and steps switched off by name. An unknown field or a bad value is a ValueError that
+    names it."""
+    tuning: dict[str, Any] = settings.retrieval.model_dump()
+    for assignment in assignments:
+        path, sep, raw = assignment.partition("=")
+        names = path.strip().split(".")
+        if not sep or names[0] != "retrieval" or len(names) < 2:
+            raise ValueError(f"{assignment!r}: expected retrieval.FIELD=VALUE")
+        node = tuning
+        for name in names[1:-1]:
+            if not isinstance(node.get(name), dict):
+                raise ValueError(f"{assignment!r}: no retrieval field {path.strip()!r}")
+            node = node[name]
+        if names[-1] not in node:
+            raise ValueError(f"{assignment!r}: no retrieval field {path.strip()!r}")
+        try:
+            node[names[-1]] = json.loads(raw)
+        except json.JSONDecodeError:
+            node[names[-1]] = raw.strip()
+    tuning["disabled"] = sorted({*tuning["disabled"], *disabled})
+    try:
+        changed = RetrievalSettings.model_validate(tuning)
+    except ValidationError as exc:
+        raise ValueError(
+            f"retrieval settings: {exc.errors()[0]['msg']} at "
+            f"{'.'.join(str(p) for p in exc.errors()[0]['loc'])}"
+        ) from exc
+    return settings.model_copy(update={"retrieval": changed})

@@ -100,7 +100,12 @@ class FakeGraphStore:
 
     def _q_retrieval_laws(self) -> list[dict[str, Any]]:
         laws = [
-            [n.props["key"], n.props.get("published_version"), n.props.get("pending_version")]
+            [
+                n.props["key"],
+                n.props.get("published_version"),
+                n.props.get("pending_version"),
+                n.props.get("language"),
+            ]
             for n in self.nodes.values()
             if "Law" in n.labels
         ]

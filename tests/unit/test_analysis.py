@@ -8,9 +8,10 @@ import pytest
 from services.core.analysis import (
     analyse_question,
     asking_part,
-    llm_keywords,
     normalise_section_number,
 )
+from services.core.bootstrap import build_keyword_source
+from services.core.llm import LLMKeywords
 from services.core.settings import Settings
 
 
@@ -128,7 +129,8 @@ def _client(handler):
 
 
 def test_llm_keyword_step_is_off_by_default():
-    assert analyse_question("ข้อมูลสุขภาพ", Settings()).llm_keywords == ()
+    assert analyse_question("ข้อมูลสุขภาพ").llm_keywords == ()
+    assert build_keyword_source(Settings()) is None
 
 
 def test_llm_keywords_are_parsed_from_a_chat_completion():
@@ -140,23 +142,33 @@ def test_llm_keywords_are_parsed_from_a_chat_completion():
         return httpx.Response(200, json={"choices": [{"message": {"content": content}}]})
 
     settings = Settings(llm_keywords_url="http://llm.test/v1")
-    words = llm_keywords("ข้อมูลสุขภาพ", settings, client=_client(handler))
-    assert words == ["ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง"]
+    keywords = LLMKeywords(settings, client=_client(handler))
+    assert keywords("ข้อมูลสุขภาพ") == ["ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง"]
     assert seen["url"] == "http://llm.test/v1/chat/completions"
+    analysis = analyse_question("ข้อมูลสุขภาพ", keywords=keywords)
+    assert analysis.llm_keywords == ("ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง")
 
 
 @pytest.mark.parametrize("status", [500, 401])
 def test_llm_failures_fall_back_silently(status, caplog):
     settings = Settings(llm_keywords_url="http://llm.test/v1/chat/completions")
-    words = llm_keywords("x", settings, client=_client(lambda r: httpx.Response(status)))
-    assert words == []
+    keywords = LLMKeywords(settings, client=_client(lambda r: httpx.Response(status)))
+    assert keywords("x") == []
     assert "LLM keyword step failed" in caplog.text
 
 
 def test_llm_unreachable_leaves_the_deterministic_analysis():
     settings = Settings(llm_keywords_url="http://127.0.0.1:9/v1", store_timeout_s=0.5)
-    analysis = analyse_question("ข้อมูลสุขภาพ", settings)
+    keywords = build_keyword_source(settings)
+    assert keywords is not None
+    analysis = analyse_question("ข้อมูลสุขภาพ", keywords=keywords)
     assert analysis.llm_keywords == () and "สุขภาพ" in analysis.keywords
+
+
+def test_a_glossary_applies_only_when_a_law_in_its_language_is_searched():
+    question = "Do journalists need consent to publish personal data in news?"
+    assert analyse_question(question, statute_languages={"en"}).glossary_terms == ()
+    assert analyse_question(question, statute_languages={"en", "th"}).glossary_terms
 
 
 def test_english_words_bring_the_thai_terms_of_the_glossary():

@@ -23,6 +23,7 @@ from services.core.evaluation import (
     recall,
     reciprocal_rank,
     report_dict,
+    split_of,
 )
 
 L = "th-pdpa-2562"
@@ -75,7 +76,9 @@ def test_nitibench_scores_at_each_cutoff() -> None:
         s("4"),
     ]
     scores = nitibench_question_scores(retrieved, gold, ks=(1, 5, 10))
-    assert scores[1] == {"hr": 1.0, "multi_hr": 0.0, "recall": 0.25, "mrr": 1.0, "multi_mrr": 0.25}
+    assert scores[1] == {
+        "hr": 1.0, "multi_hr": 0.0, "recall": 0.25, "mrr": 1.0, "multi_mrr": 0.25, "on_law": 1.0
+    }  # fmt: skip
     assert scores[5]["recall"] == 0.25 and scores[5]["multi_hr"] == 0.0
     assert scores[10]["multi_hr"] == 1.0 and scores[10]["recall"] == 1.0
     # ranks 1, 6, 7, 10 with 0, 1, 2, 3 gold before: 1/1 + 1/5 + 1/5 + 1/7
@@ -103,11 +106,13 @@ def test_all_must_needs_every_must_section() -> None:
         "all_must": 0.0,
         "must_recall": 0.5,
         "mrr": 1.0,
+        "on_law": 1.0,
     }
     assert jsonl_question_scores([s("1"), s("84"), s("26")], q) == {
         "all_must": 1.0,
         "must_recall": 1.0,
         "mrr": 0.5,
+        "on_law": 1.0,
     }
 
 
@@ -124,7 +129,9 @@ def test_score_uses_first_k_distinct_sections() -> None:
         (GoldQuestion("q", "?", must=(s("26"), s("84")), kind="penalty", lang="th"),),
     )
     report = evaluate(gold, lambda _q: [s("26"), s("26"), s("26"), s("84")], k=2, mode="graph")
-    assert report.summary["overall"] == {"all_must": 1.0, "must_recall": 1.0, "mrr": 1.0}
+    assert report.summary["overall"] == {
+        "all_must": 1.0, "must_recall": 1.0, "mrr": 1.0, "on_law": 1.0
+    }  # fmt: skip
 
 
 def test_jsonl_summary_groups_by_kind_and_lang() -> None:
@@ -142,12 +149,33 @@ def test_jsonl_summary_groups_by_kind_and_lang() -> None:
         "all_must": 0.5,
         "must_recall": 0.5,
         "mrr": 0.25,
+        "on_law": 1.0,
     }
     assert report.summary["by_lang"]["th"]["all_must"] == 0.5
     assert report.questions[2]["missing"] == [f"{L}:s:6"]
     table = format_table(GoldSet("jsonl", "mem", questions), 10, [report])
     assert "all_must@10" in table and "kind=direct (n=2)" in table
     assert report_dict(GoldSet("jsonl", "mem", questions), 10, [report])["modes"]["m"]["n"] == 3
+
+
+def test_an_answer_in_another_law_is_off_law() -> None:
+    gold = GoldSet("jsonl", "mem", (GoldQuestion("a", "qa", must=(s("26"),)),))
+    drifted = evaluate(gold, lambda _q: [s("26", "eu-gdpr"), s("5", "ccc")], k=10)
+    assert drifted.summary["overall"]["on_law"] == 0.0
+    assert evaluate(gold, lambda _q: [s("9")], k=10).summary["overall"]["on_law"] == 1.0
+
+
+def test_every_question_falls_in_one_stable_part() -> None:
+    ids = [f"q-{i}" for i in range(400)]
+    parts = [split_of(i) for i in ids]
+    assert set(parts) == {"tune", "check"}
+    assert 0.3 < parts.count("check") / len(parts) < 0.5  # CHECK_PERCENT = 40
+    assert parts == [split_of(i) for i in ids]  # the same on every run
+    assert split_of("pen-health-collect-th") == "tune"  # and on every machine (sha256)
+    questions = tuple(GoldQuestion(i, i, must=(s("1"),)) for i in ids[:10])
+    report = evaluate(GoldSet("jsonl", "mem", questions), lambda q: [s("1")], k=10)
+    by_part = report.summary["by_part"]
+    assert sum(v["n"] for v in by_part.values()) == 10 and by_part["tune"]["all_must"] == 1.0
 
 
 def test_nitibench_summary_means_over_questions() -> None:

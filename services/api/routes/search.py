@@ -39,6 +39,8 @@ async def search(body: SearchRequest, clients: ClientsDep) -> dict[str, Any]:
             top_k=body.top_k,
             max_hops=body.max_hops,
             mode=body.mode,
+            explain=body.explain,
+            keywords=clients.keywords,
         ),
     )
     return asdict(result)

@@ -26,13 +26,13 @@ from services.core.retrieval.models import (
     WalkPath,
 )
 from services.core.retrieval.pipeline import (
-    STEPS,
     pipeline_for,
     search,
     section_refs,
     validate_question,
 )
 from services.core.retrieval.walk import rebuild_paths, walk
+from services.core.settings import RETRIEVAL_STEPS as STEPS
 
 __all__ = [
     "MAX_HOPS",

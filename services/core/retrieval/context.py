@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from services.core.analysis import QuestionAnalysis
+from services.core.analysis import KeywordSource, QuestionAnalysis
 from services.core.ports import Embedder, Embedding, GraphStore, VectorHit, VectorIndex
 from services.core.retrieval.models import Candidate, ContextItem, Law, Seed, Step, WalkPath
 from services.core.settings import RetrievalSettings, Settings
@@ -36,6 +36,7 @@ class SearchContext:
     vectors: VectorIndex
     embedder: Embedder
     settings: Settings
+    keywords: KeywordSource | None = None  # the optional LLM keyword step
     timings: dict[str, float] = field(default_factory=dict)
 
     # read_laws

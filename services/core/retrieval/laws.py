@@ -28,9 +28,9 @@ LAW_NAMES: dict[str, tuple[str, ...]] = {}
 def read_catalogue(graph: GraphStore) -> dict[str, Law]:
     catalogue: dict[str, Law] = {}
     for row in graph.run_read("retrieval_laws"):
-        for law_id, version, pending in row.get("laws") or []:
+        for law_id, version, pending, language in row.get("laws") or []:
             if law_id:
-                catalogue[law_id] = Law(id=law_id, version=version, pending=pending)
+                catalogue[law_id] = Law(law_id, version, pending, language or "")
     return catalogue
 
 

@@ -60,6 +60,7 @@ class Law:
     id: str
     version: str | None
     pending: str | None
+    language: str = ""  # "th", "en", "ja"
 
     @property
     def law_version(self) -> str:

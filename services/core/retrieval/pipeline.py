@@ -9,7 +9,8 @@
 
 The flat modes skip the walk so the evaluation harness can compare them with graph mode.
 Each stage reads and writes the request's `SearchContext`; `Candidate.score` combines what
-the rankers set. Optional stages (`STEPS`) can be switched off by name.
+the rankers set. Optional stages can be switched off by name (`RETRIEVAL_STEPS` in
+services/core/settings.py lists them).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Sequence
 from time import perf_counter
 
 from services.core import telemetry
-from services.core.analysis import clean_text
+from services.core.analysis import KeywordSource, clean_text
 from services.core.errors import InvalidQuery
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.retrieval.assemble import Assemble, Details
@@ -49,23 +50,6 @@ from services.core.retrieval.stages import (
 )
 from services.core.retrieval.walk import Walk
 from services.core.settings import Settings
-
-# The steps that can be switched off, with what each does (`lexgraph eval --without`).
-# Some are switches inside a stage rather than stages of their own.
-STEPS: dict[str, str] = {
-    "law_focus": "weigh each hit by its law's share of the vector evidence",
-    "named_law_list": "search the laws the question names in a list of their own",
-    "asking_list": "search a long question's asking part lexically in a list of its own",
-    "clause_seeds": "seed the sections a clause the question names cites",
-    "anchors": "walk the next vector hits one hop, for their companions",
-    "walk_paths": "score the nodes the walk reached by their best path",
-    "multi_seed": "a bonus for nodes several seeds lead to",
-    "companion_lift": "lift sections that have a companion for the intent",
-    "companionless_seed": "lower seeds with no companion for the intent",
-    "cited_first": "put the sections the question names first",
-    "completion": "place each section's companions right after it",
-    "part_definitions": "end the answer with the definitions of its part of the law",
-}
 
 
 class Pipeline:
@@ -132,10 +116,12 @@ def search(
     max_hops: int = 2,
     mode: str = "graph",
     explain: bool = False,
+    keywords: KeywordSource | None = None,
 ) -> SearchResult:
-    """Answer a question with the sections to read, each with the path that reached it."""
+    """Answer a question with the sections to read, each with the path that reached it.
+    `keywords`: the optional LLM keyword step (`services.core.llm.LLMKeywords`)."""
     query = validate_query(question, settings, laws, top_k, max_hops, mode, explain)
-    ctx = SearchContext(query, graph, vectors, embedder, settings)
+    ctx = SearchContext(query, graph, vectors, embedder, settings, keywords)
     pipeline_for(query.mode).run(ctx)
     analysis = ctx.analysed
     laws_seen = {item.law for item in [*ctx.sections, *ctx.nodes]}

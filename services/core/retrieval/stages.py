@@ -32,7 +32,11 @@ class Analyse(Stage):
     metric = "analysis"
 
     def run(self, ctx: SearchContext) -> None:
-        ctx.analysis = analyse_question(ctx.query.question, ctx.settings)
+        ctx.analysis = analyse_question(
+            ctx.query.question,
+            statute_languages={law.language for law in ctx.visible if law.language} or None,
+            keywords=ctx.keywords,
+        )
 
 
 class Embed(Stage):
