@@ -128,6 +128,12 @@ class SearchResponse(BaseModel):
         description="law id -> index version the answer comes from."
     )
     timings_ms: dict[str, float]
+    laws: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="Graph mode over several laws: which laws the question is about, each "
+        "with its routing probability, whether it was chosen (searched in a list of its own) "
+        "and the features that gave it (where its sections ranked, whether it is named).",
+    )
 
 
 class LawOut(BaseModel):

@@ -72,7 +72,7 @@ class QuestionAnalysis:
     penalty: bool
     exception: bool
     definition: bool
-    glossary_terms: tuple[str, ...] = field(default=())  # statutory Thai terms for its words
+    glossary_terms: tuple[str, ...] = field(default=())  # statutory terms for its words
     asking: str | None = None  # what a long fact pattern asks (`asking_part`)
     llm_keywords: tuple[str, ...] = field(default=())
 

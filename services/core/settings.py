@@ -26,7 +26,9 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 # The steps of the search pipeline that can be switched off, with what each does.
 # Some are switches inside a stage rather than stages of their own.
 RETRIEVAL_STEPS: dict[str, str] = {
-    "law_focus": "weigh each hit by its law's share of the vector evidence",
+    "intents": "read what the question asks for from its meaning, beside its words",
+    "route_laws": "choose the laws a question is about and search them in a list of their own",
+    "law_focus": "weigh each hit by its law's probability (or share of the vector evidence)",
     "named_law_list": "search the laws the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",
     "clause_seeds": "seed the sections a clause the question names cites",
@@ -70,6 +72,27 @@ class SeedTuning(_Tuning):
     anchors_per_seed: int = Field(default=4, ge=0)
     # An anchor from below the flat lists enters just under the weakest flat hit.
     anchor_floor: float = Field(default=0.99, ge=0.0, le=1.0)
+
+
+class IntentTuning(_Tuning):
+    """Intents read from the question's meaning (services/core/retrieval/intents.py)."""
+
+    # An intent the classifier gives at least this probability is one the rankers act on.
+    threshold: float = Field(default=0.5, gt=0.0, lt=1.0)
+
+
+class RoutingTuning(_Tuning):
+    """Which laws a question is about (services/core/retrieval/routing.py)."""
+
+    # The most probable laws until they hold this much of the probability ...
+    chosen_mass: float = Field(default=0.9, gt=0.0, le=1.0)
+    # ... and at most this many (NitiBench-Tax rulings cite up to three laws).
+    max_laws: int = Field(default=3, ge=1)
+    # Each chosen law at least `rival_share` as probable as the most probable keeps at least
+    # `min_sections` of its best sections in the answer: enough for a duty, its penalty and
+    # one more.
+    min_sections: int = Field(default=3, ge=0)
+    rival_share: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
 class LawFocusTuning(_Tuning):
@@ -147,6 +170,8 @@ class SelectTuning(_Tuning):
 class RetrievalSettings(_Tuning):
     fusion: FusionTuning = Field(default_factory=FusionTuning)
     seeds: SeedTuning = Field(default_factory=SeedTuning)
+    intents: IntentTuning = Field(default_factory=IntentTuning)
+    routing: RoutingTuning = Field(default_factory=RoutingTuning)
     law_focus: LawFocusTuning = Field(default_factory=LawFocusTuning)
     walk: WalkTuning = Field(default_factory=WalkTuning)
     multi_seed: MultiSeedTuning = Field(default_factory=MultiSeedTuning)

@@ -125,14 +125,21 @@ def test_a_cited_clause_stands_for_the_sections_it_cites(stores):
 
 
 def test_two_hops_reach_a_penalty_through_a_citing_section(stores):
-    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    result = run(
+        stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+    )
     s79 = next(s for s in result.sections if s.key == f"{LAW}:s:79")
     assert s79.hops == 2
     assert s79.path == "มาตรา ๒๖ <-[REFERENCES]- มาตรา ๒๗ <-[PENALIZES]- มาตรา ๗๙"
 
 
 def test_max_hops_one_stops_before_the_second_hop(stores):
-    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}), max_hops=1)
+    result = run(
+        stores,
+        "มาตรา ๒๖ มีโทษอะไร",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+        max_hops=1,
+    )
     assert all(s.hops <= 1 for s in [*result.sections, *result.nodes])
     assert f"{LAW}:s:79" not in [s.key for s in result.sections if s.hops]
 
@@ -162,7 +169,11 @@ def test_expanded_cap_limits_graph_only_nodes(stores):
 
 
 def test_hub_fanout_cap_keeps_best_children_per_parent(stores):
-    result = run(stores, "มาตรา ๒๗", settings=Settings(retrieval={"walk": {"hub_fanout_cap": 1}, "seeds": {"max_seeds": 0}}))
+    result = run(
+        stores,
+        "มาตรา ๒๗",
+        settings=Settings(retrieval={"walk": {"hub_fanout_cap": 1}, "seeds": {"max_seeds": 0}}),
+    )
     # s.27 has three hop-1 neighbours (24, 26, 79); with the cap only one is walked per parent
     hop1 = [i for i in [*result.sections, *result.nodes] if i.hops == 1 and i.seed == f"{LAW}:s:27"]
     assert len(hop1) == 1
@@ -224,7 +235,9 @@ def test_penal_section_reached_by_a_plain_citation_counts_as_a_penalty(stores):
     graph.link("PENALIZES", f"{LAW}:s:80", f"{LAW}:s:24")  # ... but punishes a breach of 24
     graph.add("Section", f"{LAW}:s:40", V, number="40", label="มาตรา ๔๐", text="หน้าที่")
     graph.link("REFERENCES", f"{LAW}:s:40", f"{LAW}:s:26")
-    result = run(stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    result = run(
+        stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+    )
     found = keys(result)
     assert found.index(f"{LAW}:s:80") < found.index(f"{LAW}:s:40")
     plain = run(stores, "มาตรา ๒๖", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
@@ -235,7 +248,9 @@ def test_penal_section_reached_by_a_plain_citation_counts_as_a_penalty(stores):
 def test_a_definition_is_crossed_only_towards_its_defining_section(stores):
     graph, _, _ = stores
     graph.link("USES_TERM", f"{LAW}:s:30", f"{LAW}:def:ข้อมูลส่วนบุคคล")
-    result = run(stores, "มาตรา ๒๖ หมายความว่า", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    result = run(
+        stores, "มาตรา ๒๖ หมายความว่า", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+    )
     walked = {i.key: i for i in [*result.sections, *result.nodes] if i.hops}
     assert walked[f"{LAW}:s:6"].path.endswith("<-[DEFINES]- มาตรา ๖")
     assert f"{LAW}:s:30" not in walked  # not through the term both sections use
@@ -247,9 +262,17 @@ def test_a_bare_section_number_means_the_law_the_question_names(stores):
     graph.add_law("eu-gdpr", "eeee00000000", title="General Data Protection Regulation",
                   short_name="GDPR")  # fmt: skip
     graph.add("Section", "eu-gdpr:s:26", "eeee00000000", number="26", label="Article 26", text="x")
-    named = run(stores, "มาตรา 26 ของ PDPA มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    named = run(
+        stores,
+        "มาตรา 26 ของ PDPA มีโทษอะไร",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+    )
     assert [s.key for s in named.seeds] == [f"{LAW}:s:26"]
-    gdpr = run(stores, "What does Article 26 GDPR say?", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    gdpr = run(
+        stores,
+        "What does Article 26 GDPR say?",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+    )
     assert [s.key for s in gdpr.seeds] == ["eu-gdpr:s:26"]
     assert graph.calls.count("retrieval_law_names") == 1  # then kept for these versions
     assert named.seeds[0].certain and gdpr.seeds[0].certain

@@ -46,7 +46,7 @@ class SearchContext:
     published: list[str] = field(default_factory=list)  # "law@version" of every published law
     # analyse, embed
     analysis: QuestionAnalysis | None = None
-    embedding: Embedding | None = None
+    embedding: Embedding | None = None  # the question and the terms analysis added
     asking_embedding: Embedding | None = None
     # route_laws
     named: list[str] = field(default_factory=list)  # laws the question names
@@ -60,6 +60,12 @@ class SearchContext:
     deep_scores: dict[str, float] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # node kind of every key hit
     explain_ranks: dict[str, dict[str, int]] = field(default_factory=dict)  # key -> list -> rank
+    # intents: the classifier's probabilities, and the intents the rankers act on
+    intent_probabilities: dict[str, float] = field(default_factory=dict)
+    read_intents: tuple[str, ...] | None = None
+    # route_laws
+    routes: list[Any] = field(default_factory=list)  # routing.LawRoute, most probable first
+    routed: list[str] = field(default_factory=list)  # the chosen laws, when fewer than all
     # seed, walk
     seeds: list[Seed] = field(default_factory=list)
     paths: list[WalkPath] = field(default_factory=list)
@@ -94,6 +100,10 @@ class SearchContext:
 
     @property
     def intents(self) -> tuple[str, ...]:
+        """What the question asks for: read from its meaning and its words (`intents`
+        stage), or from its words alone when that stage did not run."""
+        if self.read_intents is not None:
+            return self.read_intents
         return self.analysis.intents if self.analysis else ()
 
     def enabled(self, step: str) -> bool:

@@ -105,6 +105,16 @@ def law_focus(
     return defaultdict(lambda: floor, focus | dict.fromkeys(named, 1.0))
 
 
+def routed_focus(
+    probabilities: Mapping[str, float], named: Sequence[str] = (), *, floor: float = 0.25
+) -> dict[str, float]:
+    """law -> a weight from `floor` to 1 by the law's routing probability over the most
+    probable law's; the laws the question names weigh 1."""
+    top = max(probabilities.values(), default=1.0) or 1.0
+    focus = {law: floor + (1.0 - floor) * p / top for law, p in probabilities.items()}
+    return defaultdict(lambda: floor, focus | dict.fromkeys(named, 1.0))
+
+
 def citation_laws(
     visible: list[str], named: list[str], hits: Mapping[str, list[VectorHit]]
 ) -> tuple[list[str], bool]:

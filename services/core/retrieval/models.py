@@ -147,3 +147,5 @@ class SearchResult:
     intents: list[str]
     index_versions: dict[str, str]
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # graph mode with several laws: each law's routing probability, chosen or not, and why
+    laws: list[dict[str, Any]] = field(default_factory=list)

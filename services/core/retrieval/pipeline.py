@@ -1,11 +1,12 @@
 """A search is a pipeline of named stages; a mode is a list of them.
 
-    bm25 / dense / hybrid:  read_laws analyse embed vector_search fuse seed_evidence
-                            rank select details assemble
-    graph:                  read_laws analyse embed route_laws vector_search fuse law_focus
-                            seed walk seed_evidence walk_paths multi_seed companions
-                            companion_lift companionless_seed cited_first rank completion
-                            part_definitions select details assemble
+    bm25 / dense / hybrid:  read_laws analyse embed vector_search fuse rank select details
+                            assemble
+    graph:                  read_laws analyse embed intents named_laws vector_search fuse
+                            route_laws law_focus seed walk seed_evidence walk_paths
+                            multi_seed companions companion_lift companionless_seed
+                            cited_first rank completion part_definitions select details
+                            assemble
 
 The flat modes skip the walk so the evaluation harness can compare them with graph mode.
 Each stage reads and writes the request's `SearchContext`; `Candidate.score` combines what
@@ -25,6 +26,7 @@ from services.core.errors import InvalidQuery
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.retrieval.assemble import Assemble, Details
 from services.core.retrieval.context import Query, SearchContext
+from services.core.retrieval.intents import ReadIntents
 from services.core.retrieval.models import MAX_HOPS, MAX_TOP_K, MODES, SearchResult
 from services.core.retrieval.rankers.cited_first import CitedFirst
 from services.core.retrieval.rankers.companions import (
@@ -36,6 +38,7 @@ from services.core.retrieval.rankers.companions import (
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PartDefinitions
 from services.core.retrieval.rankers.walk_paths import WalkPaths
+from services.core.retrieval.routing import RouteLaws, routes_out
 from services.core.retrieval.seeding import SeedEvidence, SeedWalk
 from services.core.retrieval.select import Rank, Select
 from services.core.retrieval.stage import Stage
@@ -44,8 +47,8 @@ from services.core.retrieval.stages import (
     Embed,
     Fuse,
     LawFocus,
+    NamedLaws,
     ReadLaws,
-    RouteLaws,
     VectorSearch,
 )
 from services.core.retrieval.walk import Walk
@@ -87,8 +90,8 @@ def pipeline_for(mode: str) -> Pipeline:
         return Pipeline(
             mode,
             [
-                ReadLaws(), Analyse(), Embed(asking=True), RouteLaws(), VectorSearch(mode),
-                Fuse(deep=True), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
+                ReadLaws(), Analyse(), Embed(asking=True), ReadIntents(), NamedLaws(), VectorSearch(mode),
+                Fuse(deep=True), RouteLaws(), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
                 MultiSeed(), Companions(), CompanionLift(), CompanionlessSeed(), CitedFirst(),
                 Rank(), Completion(), PartDefinitions(), Select(), Details(), Assemble(),
             ],
@@ -133,13 +136,14 @@ def search(
         seeds=ctx.seeds,
         keywords=[*analysis.keywords, *analysis.glossary_terms, *analysis.llm_keywords],
         citations=[c.text for c in analysis.citations],
-        intents=list(analysis.intents),
+        intents=list(ctx.intents),
         index_versions={
             law: ctx.catalogue[law].version or ""
             for law in sorted(laws_seen)
             if law in ctx.catalogue
         },
         timings_ms=ctx.timings,
+        laws=routes_out(ctx.routes),
     )
 
 

@@ -40,7 +40,8 @@ class Analyse(Stage):
 
 
 class Embed(Stage):
-    """The question's embedding; in graph mode also its asking part's (`asking_list`)."""
+    """The question's embedding, with the terms analysis added; in graph mode also its
+    asking part's (`asking_list`)."""
 
     name = "embed"
     metric = "embedding"
@@ -55,12 +56,12 @@ class Embed(Stage):
             ctx.asking_embedding = ctx.embedder.embed_query(analysis.asking)
 
 
-class RouteLaws(Stage):
+class NamedLaws(Stage):
     """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
     of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
     only one loaded) singles none out."""
 
-    name = "route_laws"
+    name = "named_laws"
     metric = "vector_search"
 
     def run(self, ctx: SearchContext) -> None:
@@ -131,32 +132,41 @@ class Fuse(Stage):
         self.deep = deep
 
     def run(self, ctx: SearchContext) -> None:
-        ctx.kinds = vectors.hit_kinds(ctx.deep_hits)
-        ctx.vector_scores = vectors.fuse(ctx.hits, ctx.tuning.fusion)
-        # the flat modes fetch no deeper list
-        ctx.deep_scores = (
-            vectors.fuse(ctx.deep_hits, ctx.tuning.fusion) if self.deep else ctx.vector_scores
-        )
-        ranks = vectors.list_ranks(ctx.hits)
-        for key, score in ctx.vector_scores.items():
-            candidate = Candidate(key, ctx.kinds.get(key, "section"), vector=score)
-            candidate.lists = ranks.get(key, {})
-            candidate.sources.update(candidate.lists)
-            ctx.candidates[key] = candidate
+        fuse_lists(ctx, deep=self.deep)
+
+
+def fuse_lists(ctx: SearchContext, *, deep: bool) -> None:
+    """Scores, kinds and candidates from the lists in `ctx.hits` (and `ctx.deep_hits`)."""
+    ctx.kinds = vectors.hit_kinds(ctx.deep_hits)
+    ctx.vector_scores = vectors.fuse(ctx.hits, ctx.tuning.fusion)
+    # the flat modes fetch no deeper list
+    ctx.deep_scores = vectors.fuse(ctx.deep_hits, ctx.tuning.fusion) if deep else ctx.vector_scores
+    ranks = vectors.list_ranks(ctx.hits)
+    ctx.candidates = {}
+    for key, score in ctx.vector_scores.items():
+        candidate = Candidate(key, ctx.kinds.get(key, "section"), vector=score)
+        candidate.lists = ranks.get(key, {})
+        candidate.sources.update(candidate.lists)
+        ctx.candidates[key] = candidate
 
 
 class LawFocus(Stage):
-    """Each hit weighs by how much of the vector evidence its law holds (a law the
-    question names weighs fully): `laws.law_focus`."""
+    """Each hit weighs by its law: by the law's probability when laws were routed
+    (`routing`), else by how much of the vector evidence its law holds; a law the
+    question names weighs fully (`laws.law_focus`)."""
 
     name = "law_focus"
     metric = "vector_search"
     optional = True
 
     def run(self, ctx: SearchContext) -> None:
-        ctx.focus = laws.law_focus(
-            ctx.deep_scores, ctx.singled_out, floor=ctx.tuning.law_focus.floor
-        )
+        floor = ctx.tuning.law_focus.floor
+        if ctx.routes:
+            ctx.focus = laws.routed_focus(
+                {route.law: route.probability for route in ctx.routes}, ctx.singled_out, floor=floor
+            )
+        else:
+            ctx.focus = laws.law_focus(ctx.deep_scores, ctx.singled_out, floor=floor)
         for key, candidate in ctx.candidates.items():
             candidate.law_focus = ctx.focus[laws.law_of(key)]
             if candidate.law_focus != 1.0:

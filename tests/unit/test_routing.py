@@ -1,0 +1,83 @@
+"""Law routing, the answer's guarantee per law, and intents read from a question's meaning,
+on hand-built evidence."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from services.core.retrieval.intents import IntentModel, fit
+from services.core.retrieval.models import Candidate
+from services.core.retrieval.routing import LawRouter, choose, law_features
+from services.core.retrieval.select import guarantee
+
+
+def test_routing_features_are_each_law_s_share_of_the_evidence_and_whether_it_is_named():
+    evidence = {
+        "mass": {"pdpa": 2.0, "gdpr": 1.0, "hidden": 5.0},
+        "named": ["ccc"],
+        "visible": ["pdpa", "gdpr", "ccc"],
+    }
+    features = law_features(evidence)
+    assert features == {
+        "pdpa": {"mass": 0.4, "named": 0.0},  # the invisible law's mass still sets the scale
+        "gdpr": {"mass": 0.2, "named": 0.0},
+        "ccc": {"mass": 0.0, "named": 1.0},
+    }
+
+
+def test_the_router_gives_probabilities_and_a_named_law_wins():
+    router = LawRouter({"mass": 2.0, "named": 3.0})
+    p = router.probabilities({"a": {"mass": 1.0, "named": 0.0}, "b": {"mass": 0.5, "named": 1.0}})
+    assert sum(p.values()) == pytest.approx(1.0) and p["b"] > p["a"]
+    with pytest.raises(ValueError, match="unknown features"):
+        LawRouter({"size": 1.0})
+
+
+def test_the_chosen_laws_hold_the_probability_asked_for_and_no_more_than_the_cap():
+    p = {"a": 0.5, "b": 0.3, "c": 0.15, "d": 0.05}
+    assert choose(p, 0.9, 3) == ["a", "b", "c"]
+    assert choose(p, 0.5, 3) == ["a"]
+    assert choose(p, 0.99, 2) == ["a", "b"]
+
+
+def _sections(*keys: str) -> list[Candidate]:
+    return [Candidate(k, "section") for k in keys]
+
+
+def test_a_rival_law_keeps_its_best_sections_in_the_answer():
+    top = _sections("a:s:1", "a:s:2", "a:s:3", "a:s:4")
+    spare = _sections("a:s:5", "b:s:1", "b:s:2", "b:s:3")
+    kept = guarantee(top, spare, ["a", "b"], 2)
+    assert [c.key for c in kept] == ["a:s:1", "a:s:2", "b:s:1", "b:s:2"]
+    # a law that holds no more than its own guarantee gives nothing up
+    assert [c.key for c in guarantee(top[:2], spare, ["a", "b"], 2)] == ["a:s:1", "a:s:2"]
+
+
+def test_an_intent_model_learns_from_the_direction_of_the_embedding():
+    rng = np.random.default_rng(0)
+    penal = rng.normal(0, 0.1, (40, 8)) + np.eye(8)[0]
+    plain = rng.normal(0, 0.1, (40, 8)) + np.eye(8)[1]
+    x = np.vstack([penal, plain])
+    x /= np.linalg.norm(x, axis=1, keepdims=True)
+    y = np.array([[1.0, 0.0]] * 40 + [[0.0, 1.0]] * 40)
+    model = IntentModel(("penalty", "direct"), fit(x, y).weights)
+    assert model.probabilities(np.eye(8)[0])["penalty"] > 0.8
+    assert model.probabilities(np.eye(8)[1])["penalty"] < 0.2
+
+
+def test_the_offline_embedder_s_intent_model_reads_penalty_questions_without_penalty_words():
+    from services.core.embedding import OfflineEmbedder
+    from services.core.retrieval.intents import intent_model
+
+    model = intent_model(OfflineEmbedder())
+    assert model is not None
+    asked = model.probabilities(
+        OfflineEmbedder()
+        .embed_query("How much trouble are we in if our customer list leaks?")
+        .dense
+    )
+    plain = model.probabilities(
+        OfflineEmbedder().embed_query("Which office keeps the register of companies?").dense
+    )
+    assert asked["penalty"] > 0.5 > plain["penalty"]
