@@ -25,7 +25,9 @@ async def list_laws(clients: ClientsDep) -> dict[str, Any]:
     return {"laws": laws}
 
 
-@router.get("/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 503))
+@router.get(
+    "/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 422, 503)
+)
 async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
     """Node counts by label, relationship counts by type, the most-cited sections."""
     return await call_store(clients.settings, lambda: retrieval.law_summary(clients.graph, law))
