@@ -206,7 +206,26 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)  # noqa: S101
     detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "error")
-    return problem(exc.status_code, detail, instance=request.url.path, headers=exc.headers or None)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = ", ".join(_allowed_methods(request))
+    return problem(exc.status_code, detail, instance=request.url.path, headers=headers or None)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path. Starlette's own Allow names only the
+    first route whose path matches, and FastAPI makes one route per method."""
+    from starlette.routing import Match
+
+    routes = request.app.router.routes
+    return [
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    ]
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

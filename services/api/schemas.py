@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 # Generous transport limits; the semantic limits (query length after cleaning, top_k,
 # max_hops) are checked by the core so that the API, the CLI and MCP say the same thing.
@@ -25,7 +25,21 @@ def _utf8_text(value: str) -> str:
     return value
 
 
+def _integer(value: Any) -> Any:
+    """A JSON integer, or a number with nothing after the point (JSON Schema's "integer"
+    includes 2.0); never true/false, a string or 2.5 (pydantic's lax mode took `false`
+    as 0 and "2" as 2)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be an integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be an integer")
+        return int(value)
+    return value
+
+
 Text = Annotated[str, AfterValidator(_utf8_text)]
+Integer = Annotated[int, BeforeValidator(_integer)]
 LawIdText = Annotated[Text, Field(min_length=1, max_length=MAX_LAW_ID_CHARS)]
 
 
@@ -54,11 +68,8 @@ class SearchRequest(BaseModel):
         max_length=50,
         description="Law ids to search in; all published laws if omitted.",
     )
-    # Strict: JSON true/false or 2.0 is not a number of sections or hops.
-    top_k: int = Field(default=10, ge=1, le=100, strict=True, description="Sections to return.")
-    max_hops: int = Field(
-        default=2, ge=0, le=2, strict=True, description="Graph hops from the seeds (0-2)."
-    )
+    top_k: Integer = Field(default=10, ge=1, le=100, description="Sections to return.")
+    max_hops: Integer = Field(default=2, ge=0, le=2, description="Graph hops from the seeds (0-2).")
     mode: Literal["graph", "hybrid", "dense", "bm25"] = Field(
         default="graph",
         description="graph: full pipeline; hybrid/dense/bm25: vector search only (for comparison).",

@@ -4,7 +4,8 @@ One job = a set of sources (files, directories, JSONL corpora) whose laws are in
 Celery task each. Redis keys (prefix `lexgraph:`):
 
 - `job:<id>`        hash: state, timestamps, sources (JSON), laws/sections totals, cancel flag,
-                    owner (the principal that submitted it; only it sees the job)
+                    owner (the principal that submitted it; only it sees the job),
+                    deleted (its owner deleted it: it reads as unknown through the API)
 - `job:<id>:laws`   hash: law id -> JSON {status, source, sections, version, error}
 - `jobs`            sorted set of job ids by creation time
 - `deadletter`      hash: "<job id>|<law id>" -> JSON {job_id, law_id, source, error, at}
@@ -134,6 +135,7 @@ class Job:
     error: str | None
     errors: dict[str, str] = field(default_factory=dict)  # law id (or source) -> reason
     owner: str = ""  # the principal (API key) that submitted it; "" for older jobs
+    deleted: bool = False  # its owner deleted it; workers still finish what they run
 
     @property
     def eta_s(self) -> float | None:
@@ -395,6 +397,15 @@ class RedisJobStore:
                 )
         return self.get(job_id)
 
+    def delete(self, job_id: str) -> None:
+        """Take a job out of its owner's view (the caller cancels it first if it runs).
+        The record stays for the workers, which may still be finishing its last law."""
+        with self._guard():
+            pipe = self._r.pipeline()
+            pipe.hset(_job_key(job_id), "deleted", "1")
+            pipe.zrem(_PREFIX + "jobs", job_id)
+            pipe.execute()
+
     def cancel_requested(self, job_id: str) -> bool:
         with self._guard():
             return self._r.hget(_job_key(job_id), "cancel_requested") == "1"
@@ -439,9 +450,13 @@ class RedisJobStore:
             with self._guard():
                 pipe = self._r.pipeline()
                 for job_id in job_ids:
-                    pipe.hget(_job_key(job_id), "owner")
-                owners = dict(zip(job_ids, pipe.execute(), strict=True))
-            letters = [d for d in letters if (owners.get(d.job_id) or "") == owner]
+                    pipe.hmget(_job_key(job_id), ["owner", "deleted"])
+                fields = dict(zip(job_ids, pipe.execute(), strict=True))
+            letters = [
+                d
+                for d in letters
+                if (fields[d.job_id][0] or "") == owner and fields[d.job_id][1] != "1"
+            ]
         return sorted(letters, key=lambda d: d.at)
 
     def retry_sources(self, job_id: str) -> list[str]:
@@ -560,4 +575,5 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         error=raw.get("error") or None,
         errors={e.law_id: e.error for e in entries if e.status == "failed" and e.error},
         owner=raw.get("owner", ""),
+        deleted=raw.get("deleted") == "1",
     )

@@ -167,6 +167,7 @@ def test_jobs_belong_to_the_key_that_submitted_them(api: Api) -> None:
         unknown = b.get("/v1/jobs/0123456789abcdef0123456789abcdef")
         for method, path in (
             ("GET", f"/v1/jobs/{job_id}"),
+            ("POST", f"/v1/jobs/{job_id}/cancel"),
             ("DELETE", f"/v1/jobs/{job_id}"),
             ("POST", f"/v1/jobs/{job_id}/retry"),
         ):
@@ -177,11 +178,14 @@ def test_jobs_belong_to_the_key_that_submitted_them(api: Api) -> None:
         assert job_id not in {j["id"] for j in b.get("/v1/jobs").json()["jobs"]}
         assert b.get("/v1/jobs/deadletter").json()["dead_letters"] == []
         assert anonymous.get(f"/v1/jobs/{job_id}").status_code == 401
-        # the owner still sees it, and its cancel and retry answer as before
+        # the owner still sees it, cancels (a no-op now), retries (nothing to), deletes it
         assert a.get(f"/v1/jobs/{job_id}").json()["state"] == "succeeded"
         assert job_id in {j["id"] for j in a.get("/v1/jobs").json()["jobs"]}
-        assert a.delete(f"/v1/jobs/{job_id}").status_code == 202
+        assert a.post(f"/v1/jobs/{job_id}/cancel").json()["state"] == "succeeded"
         assert a.post(f"/v1/jobs/{job_id}/retry").status_code == 409
+        assert a.delete(f"/v1/jobs/{job_id}").status_code == 204
+        assert a.get(f"/v1/jobs/{job_id}").status_code == 404
+        assert job_id not in {j["id"] for j in a.get("/v1/jobs").json()["jobs"]}
 
 
 @pytest.mark.parametrize(

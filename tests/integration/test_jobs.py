@@ -578,7 +578,7 @@ def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     corpus = _corpus(tmp_path)  # 36 laws: far more than finish before the cancel lands
     job_id = _submit(stack, [str(corpus)])
     wait_for(lambda: _job(stack, job_id)["state"] == "running", 120, "the job to start")
-    cancelled = httpx.delete(f"{stack.api_url}/v1/jobs/{job_id}", timeout=30)
+    cancelled = httpx.post(f"{stack.api_url}/v1/jobs/{job_id}/cancel", timeout=30)
     assert cancelled.status_code == 202 and cancelled.json()["cancel_requested"]
     final = _wait_final(stack, job_id, 900)
     assert final["state"] == "cancelled" and final["laws"]["cancelled"] > 0

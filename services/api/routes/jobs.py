@@ -1,4 +1,4 @@
-"""`/v1/jobs`: bulk ingestion jobs (submit, progress, failed list, cancel, retry).
+"""`/v1/jobs`: bulk ingestion jobs (submit, progress, failed list, cancel, delete, retry).
 
 The API only records a job and hands its id to the queue by task name
 (`lexgraph.ingest_corpus`); workers do the work (services/core/bulk.py). Job state lives in
@@ -23,13 +23,14 @@ from __future__ import annotations
 import logging
 import re
 import uuid
-from pathlib import Path
+from pathlib import Path as FilePath
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import ValidationError
+from starlette.convertors import Convertor, register_url_convertor
 from starlette.datastructures import UploadFile
 
 from services.api.deps import PrincipalDep
@@ -55,6 +56,24 @@ _SAFE_NAME = re.compile(r"[^0-9A-Za-z\u0E00-\u0E7F._-]+")
 _COPY_CHUNK = 1 << 20
 _MAX_UPLOAD_FILES = 10_000
 JobState = Literal["queued", "running", "succeeded", "failed", "cancelled"]
+JOB_ID_PATTERN = "[0-9a-f]{32}"  # uuid4().hex (RedisJobStore.create)
+
+
+class _JobIdConvertor(Convertor[str]):
+    """Routes match `{job_id:job_id}` only for a job id, so `/v1/jobs/ingest` and
+    `/v1/jobs/deadletter` are never also "the job called ingest"."""
+
+    regex = JOB_ID_PATTERN
+
+    def convert(self, value: str) -> str:
+        return value
+
+    def to_string(self, value: str) -> str:
+        return value
+
+
+register_url_convertor("job_id", _JobIdConvertor())
+JobId = Annotated[str, Path(pattern=f"^{JOB_ID_PATTERN}$", description="A job's id.")]
 
 _OUTSIDE = (
     "is not a file or folder under the configured source roots (LEXGRAPH_SOURCE_ROOTS); "
@@ -102,9 +121,10 @@ def _roots(request: Request) -> SourceRoots:
 
 
 def _owned(store: RedisJobStore, job_id: str, principal: str) -> Job:
-    """The job, if `principal` submitted it; the same 404 as an unknown job otherwise."""
+    """The job, if `principal` submitted it and has not deleted it; the same 404 as an
+    unknown job otherwise."""
     job = store.get(job_id)
-    if job.owner != principal:
+    if job.owner != principal or job.deleted:
         raise NotFound(f"job {job_id}")
     return job
 
@@ -177,13 +197,13 @@ def dead_letters(request: Request, principal: PrincipalDep) -> dict[str, Any]:
 
 
 @router.get(
-    "/{job_id}",
+    "/{job_id:job_id}",
     name="get_job",
     response_model=JobOut,
     responses=problem_responses(404, 422, 503),
 )
 def get_job(
-    request: Request, job_id: str, principal: PrincipalDep, laws: bool = False
+    request: Request, job_id: JobId, principal: PrincipalDep, laws: bool = False
 ) -> dict[str, Any]:
     """State, laws and sections done, ETA, per-law errors (`laws=true`: every law)."""
     store = _store(request)
@@ -204,30 +224,46 @@ def get_job(
     return body
 
 
-@router.delete(
-    "/{job_id}",
+@router.post(
+    "/{job_id:job_id}/cancel",
     status_code=202,
     response_model=JobOut,
     responses=problem_responses(404, 422, 503),
 )
-def cancel_job(request: Request, job_id: str, principal: PrincipalDep) -> JSONResponse:
-    """Cooperative cancel: laws not started are skipped, the law in progress finishes."""
+def cancel_job(request: Request, job_id: JobId, principal: PrincipalDep) -> JSONResponse:
+    """Cooperative cancel: laws not started are skipped, the law in progress finishes and
+    publishes whole; the job then reads `cancelled`."""
     store = _store(request)
     _owned(store, job_id, principal)
-    job = store.request_cancel(job_id)
-    if job.state in ("queued", "running") and store.all_laws_final(job_id):
-        # nothing is running that would finish the job: its finishing step runs now
-        request.app.state.job_dispatcher.submit_finish(job_id)
+    _cancel(request, store, job_id)
     return JSONResponse(_public(store.get(job_id), _roots(request)), status_code=202)
 
 
+@router.delete(
+    "/{job_id:job_id}",
+    status_code=204,
+    responses={
+        204: {"description": "Deleted: the job reads as unknown (404) from now on."},
+        **problem_responses(404, 422, 503),
+    },
+)
+def delete_job(request: Request, job_id: JobId, principal: PrincipalDep) -> Response:
+    """Cancel the job if it still runs (as `POST .../cancel`) and forget it. The laws it
+    published stay published."""
+    store = _store(request)
+    _owned(store, job_id, principal)
+    _cancel(request, store, job_id)
+    store.delete(job_id)
+    return Response(status_code=204)
+
+
 @router.post(
-    "/{job_id}/retry",
+    "/{job_id:job_id}/retry",
     status_code=202,
     response_model=JobOut,
     responses=problem_responses(404, 409, 422, 503),
 )
-def retry_job(request: Request, job_id: str, principal: PrincipalDep) -> JSONResponse:
+def retry_job(request: Request, job_id: JobId, principal: PrincipalDep) -> JSONResponse:
     """A new job over the failed and cancelled laws' sources of `job_id`."""
     store = _store(request)
     _owned(store, job_id, principal)
@@ -246,6 +282,13 @@ def retry_job(request: Request, job_id: str, principal: PrincipalDep) -> JSONRes
 
 
 # --- helpers ---------------------------------------------------------------------------
+
+
+def _cancel(request: Request, store: RedisJobStore, job_id: str) -> None:
+    job = store.request_cancel(job_id)
+    if job.state in ("queued", "running") and store.all_laws_final(job_id):
+        # nothing is running that would finish the job: its finishing step runs now
+        request.app.state.job_dispatcher.submit_finish(job_id)
 
 
 def _too_large(request: Request, settings: Settings) -> JSONResponse:
@@ -299,7 +342,7 @@ async def _save_uploads(request: Request, settings: Settings) -> list[str] | Non
         written = 0
         saved: list[str] = []
         for i, upload in enumerate(uploads):
-            name = _SAFE_NAME.sub("_", Path(upload.filename or "").name).strip(".") or "upload"
+            name = _SAFE_NAME.sub("_", FilePath(upload.filename or "").name).strip(".") or "upload"
             folder = batch / f"{i:04d}"
             folder.mkdir(parents=True, exist_ok=True)
             target = folder / name
@@ -316,7 +359,7 @@ async def _save_uploads(request: Request, settings: Settings) -> list[str] | Non
         await form.close()
 
 
-def _remove(folder: Path) -> None:
+def _remove(folder: FilePath) -> None:
     for path in sorted(folder.rglob("*"), reverse=True):
         if path.is_dir():
             path.rmdir()
