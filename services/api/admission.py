@@ -18,11 +18,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TypeVar
 
+from services.api import metrics
 from services.core.errors import Overloaded, StoreUnavailable
 
 T = TypeVar("T")
@@ -57,7 +59,13 @@ class SearchAdmission:
         """`fn()` on a search thread once a slot is free; Overloaded when none frees up in
         time or the queue is full; StoreUnavailable when it runs past `timeout_s`."""
         loop = asyncio.get_running_loop()
-        await self._acquire(loop)
+        queued = time.perf_counter()
+        try:
+            await self._acquire(loop)
+        except Overloaded:
+            metrics.record_search_admission(None)
+            raise
+        metrics.record_search_admission(time.perf_counter() - queued)
         try:
             future: Future[T] = self._pool.submit(fn)
         except BaseException:

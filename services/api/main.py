@@ -100,7 +100,7 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     _try("vector index", lambda: vectors.count("chunks"))  # open it now, or say why not
     embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings))
     _set_clients(app, graph, vectors, embedder)
-    _warm_up(embedder)
+    _warm_up(graph, vectors, embedder, settings)
     if settings.vector_backend == "edge" and vectors is not None:
         from services.core.remote_vectors import internal_token
 
@@ -108,17 +108,27 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     _open_jobs(app, settings)
 
 
-def _warm_up(embedder: Any) -> None:
+def _warm_up(graph: Any, vectors: Any, embedder: Any, settings: Settings) -> None:
     """Pay the one-off costs before the first request, not inside its deadline: PyThaiNLP's
-    dictionary (~1-3 s) and the embedding model's first call."""
+    dictionary (~1-3 s), the embedding model's first call, and the graph database's first
+    plans of the search queries (the first search after a start took 2.0-2.9 s at load
+    ~20 on the 2-core machine, the next 0.3-0.6 s: past the 2 s deadline, a 503)."""
+    from services.core import retrieval
     from services.core.analysis import analyse_question
 
-    analyse_question("บริษัทเก็บข้อมูลสุขภาพได้ไหม มาตรา ๒๖ penalty")
+    question = "บริษัทเก็บข้อมูลสุขภาพได้ไหม มาตรา ๒๖ penalty"
+    analyse_question(question)
     if embedder is not None:
         try:
             embedder.embed_query("ข้อมูลส่วนบุคคล personal data")
         except Exception as exc:
             log.warning("embedder warm-up failed: %s", exc)
+    if graph is not None and vectors is not None and embedder is not None:
+        try:
+            retrieval.search(question, graph=graph, vectors=vectors, embedder=embedder,
+                             settings=settings)  # fmt: skip
+        except Exception as exc:  # an empty or unready store: the first request will say
+            log.warning("search warm-up failed: %s", exc)
 
 
 def _open_jobs(app: FastAPI, settings: Settings) -> None:

@@ -254,12 +254,12 @@ class IngestPaths(BaseModel):
 
 
 class IngestUpload(BaseModel):
-    """`POST /v1/jobs/ingest` as multipart/form-data (documents the request body only)."""
+    """`POST /v1/jobs/ingest` as multipart/form-data (the OpenAPI document's request body;
+    the route reads the form itself, to stream the files to disk)."""
 
     files: list[bytes] = Field(
         min_length=1,
         description="One or more statute files, at most LEXGRAPH_MAX_UPLOAD_BYTES in all.",
-        json_schema_extra={"items": {"type": "string", "format": "binary"}},
     )
 
 

@@ -85,23 +85,10 @@ _INGEST_BODY: dict[str, Any] = {
         "required": True,
         "content": {
             "application/json": {"schema": IngestPaths.model_json_schema()},
-            "multipart/form-data": {
-                "schema": {
-                    "type": "object",
-                    "properties": {
-                        "files": {
-                            "type": "array",
-                            "items": {"type": "string", "format": "binary"},
-                            "minItems": 1,
-                        }
-                    },
-                    "required": ["files"],
-                }
-            },
+            "multipart/form-data": {"schema": IngestUpload.model_json_schema()},
         },
     }
 }
-_ = IngestUpload  # the multipart body above, as a model for readers of schemas.py
 
 
 def _store(request: Request) -> RedisJobStore:
