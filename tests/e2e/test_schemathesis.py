@@ -78,6 +78,7 @@ def test_schemathesis_finds_no_failure_with_every_check(api_url: str, tmp_path: 
         "--no-color",
         "--report", "junit", "--report-dir", str(tmp_path),
     ]  # fmt: skip
-    done = subprocess.run(command, capture_output=True, text=True, timeout=580)
+    # in tmp_path: schemathesis keeps a cache (.schemathesis/) in its working directory
+    done = subprocess.run(command, capture_output=True, text=True, timeout=580, cwd=tmp_path)
     print(done.stdout[-6000:], done.stderr[-2000:])
     assert done.returncode == 0, done.stdout[-12000:]
