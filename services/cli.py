@@ -102,10 +102,16 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("sources", type=Path, nargs="+", help="statute files")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--async", dest="async_", action="store_true",
-                   help="submit a job to the API's workers and show its progress "
-                   "(Ctrl-C detaches; the job keeps running)")
+                   help="upload the files as a job for the API's workers and show its "
+                   "progress (Ctrl-C detaches; the job keeps running)")
+    p.add_argument("--server-paths", action="store_true",
+                   help="with --async: SOURCES are paths on the API's machine under one of "
+                   "its source roots (LEXGRAPH_SOURCE_ROOTS); nothing is uploaded")
     p.add_argument("--api-url", help="API base URL for --async (default from settings)")
     p.add_argument("--api-key", help="API key for --async when the API requires one")
+    p.add_argument("--wait-api", type=float, default=300.0, metavar="S",
+                   help="with --async: how long to wait for an API that stops answering "
+                   "before detaching (default 300 s)")
     p.set_defaults(run=_cmd_ingest)
 
 
@@ -114,9 +120,14 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         from services.jobs_client import submit_and_follow
 
         return submit_and_follow(args.sources, settings, api_url=args.api_url,
-                                 api_key=args.api_key)
+                                 api_key=args.api_key, server_paths=args.server_paths,
+                                 wait_api_s=args.wait_api)
+    if args.server_paths:
+        print("lexgraph: --server-paths goes with --async", file=sys.stderr)
+        return 2
     from services.core import bootstrap
     from services.core.ingestion import ingest_paths
+    from services.core.sources import SourceRoots
 
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
@@ -127,6 +138,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             graph=graph,
             vectors=vectors,
             embedder=bootstrap.build_worker_embedder(settings),
+            source_name=SourceRoots.from_settings(settings).public_name,
         )
     finally:
         vectors.close()

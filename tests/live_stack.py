@@ -127,3 +127,33 @@ def ingest_inline(env: Mapping[str, str], *paths: Path) -> Any:
         graph.close()
     assert report.ok, report.errors
     return report
+
+
+REDIS_SERVER = "/usr/bin/redis-server"
+
+
+def start_redis(folder: Path, port: int) -> subprocess.Popen[bytes]:
+    """Debian's redis-server on 127.0.0.1:`port`, data under `folder` (stop it with stop)."""
+    import redis
+
+    proc = spawn(
+        [REDIS_SERVER, "--bind", "127.0.0.1", "--port", str(port), "--dir", str(folder),
+         "--save", "", "--appendonly", "no", "--protected-mode", "yes"],
+        env=os.environ, cwd=folder, log=folder / "redis.log",
+    )  # fmt: skip
+    client = redis.Redis(host="127.0.0.1", port=port)
+
+    def pings() -> bool:
+        try:
+            return bool(client.ping())
+        except redis.RedisError:
+            return False
+
+    try:
+        wait_for(pings, 15, "redis-server")
+    except AssertionError:
+        stop(proc)
+        raise
+    finally:
+        client.close()
+    return proc

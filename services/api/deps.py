@@ -1,5 +1,6 @@
-"""What a request needs, read from `app.state` (built once in the lifespan), and the one
-way routes call the blocking stores: in a worker thread with the store deadline."""
+"""What a request needs, read from `app.state` (built once in the lifespan), and the two
+ways routes call the blocking stores: `call_store` (a worker thread, the store deadline)
+and, for searches, `SearchAdmissionDep.run` (a bounded pool and queue, then 429)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from typing import Annotated, Any, TypeVar
 from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
+from services.api.admission import SearchAdmission
+from services.api.security import request_principal
 from services.core.analysis import KeywordSource
 from services.core.errors import StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
@@ -59,4 +62,11 @@ async def call_store(settings: Settings, fn: Callable[[], T], *, what: str = "th
         ) from exc
 
 
+def get_search_admission(request: Request) -> SearchAdmission:
+    admission: SearchAdmission = request.app.state.search_admission
+    return admission
+
+
 ClientsDep = Annotated[Clients, Depends(get_clients)]
+SearchAdmissionDep = Annotated[SearchAdmission, Depends(get_search_admission)]
+PrincipalDep = Annotated[str, Depends(request_principal)]

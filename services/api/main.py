@@ -2,6 +2,10 @@
 the only state is the clients the lifespan builds once (through `services.core.bootstrap`).
 
     uvicorn --factory services.api.main:create_app      # or: lexgraph serve
+
+Settings a process cannot start with (production without any API key) end a factory
+start (`create_app()` without arguments, as uvicorn calls it) with one line on stderr and
+exit code 1; a caller that passes its own settings gets the `ConfigurationError`.
 """
 
 from __future__ import annotations
@@ -13,9 +17,12 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from services.api import problems
+from services.api import metrics, problems, security
+from services.api.admission import SearchAdmission
 from services.api.deps import Clients
+from services.api.limits import BodyLimitMiddleware
 from services.api.routes import health, laws, search
+from services.core.errors import ConfigurationError
 from services.core.settings import Settings, get_settings
 
 log = logging.getLogger(__name__)
@@ -31,7 +38,11 @@ Errors are RFC 9457 `application/problem+json`.
 def create_app(settings: Settings | None = None, *, clients: Clients | None = None) -> FastAPI:
     """The API. With `clients` (tests) nothing is built; otherwise the lifespan builds the
     graph store, the vector index (this process owns an embedded one) and the embedder."""
-    settings = settings or get_settings()
+    if settings is None:  # the uvicorn factory: an entry point
+        try:
+            return create_app(get_settings(), clients=clients)
+        except ConfigurationError as e:
+            raise SystemExit(f"lexgraph: {e}") from None
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -44,6 +55,7 @@ def create_app(settings: Settings | None = None, *, clients: Clients | None = No
         try:
             yield
         finally:
+            app.state.search_admission.close()
             if built:
                 _close_clients(app)
 
@@ -54,6 +66,11 @@ def create_app(settings: Settings | None = None, *, clients: Clients | None = No
         lifespan=lifespan,
     )
     app.state.settings = settings
+    app.state.search_admission = SearchAdmission(
+        concurrency=settings.search_concurrency,
+        queue=settings.search_queue,
+        queue_wait_s=settings.search_queue_wait_s,
+    )
     _set_clients(app, None, None, None)
     problems.install_problem_handlers(app)
     app.include_router(search.router)
@@ -77,13 +94,14 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     except Exception as exc:  # the server may be started later, or managed elsewhere
         log.warning("local graph database not started: %s", exc)
     graph = _try("graph store", lambda: bootstrap.build_graph_store(settings))
-    # This process owns the vectors: never route them to itself through the owner URL.
-    owner = settings.model_copy(update={"vector_owner_url": None})
-    vectors = _try("vector index", lambda: bootstrap.build_worker_vectors(owner))
+    # This process owns the vectors; an embedded store another process holds now is
+    # opened on a later request, once that process has let go of it.
+    vectors = bootstrap.build_owner_vectors(settings)
+    _try("vector index", lambda: vectors.count("chunks"))  # open it now, or say why not
     embedder = _try("embedder", lambda: bootstrap.build_worker_embedder(settings))
     _set_clients(app, graph, vectors, embedder)
     app.state.keywords = bootstrap.build_keyword_source(settings)
-    _warm_up(embedder)
+    _warm_up(graph, vectors, embedder, settings)
     if settings.vector_backend == "edge" and vectors is not None:
         from services.core.remote_vectors import internal_token
 
@@ -91,17 +109,27 @@ def _open_clients(app: FastAPI, settings: Settings) -> None:
     _open_jobs(app, settings)
 
 
-def _warm_up(embedder: Any) -> None:
+def _warm_up(graph: Any, vectors: Any, embedder: Any, settings: Settings) -> None:
     """Pay the one-off costs before the first request, not inside its deadline: PyThaiNLP's
-    dictionary (~1-3 s) and the embedding model's first call."""
+    dictionary (~1-3 s), the embedding model's first call, and the graph database's first
+    plans of the search queries (the first search after a start took 2.0-2.9 s at load
+    ~20 on the 2-core machine, the next 0.3-0.6 s: past the 2 s deadline, a 503)."""
+    from services.core import retrieval
     from services.core.analysis import analyse_question
 
-    analyse_question("บริษัทเก็บข้อมูลสุขภาพได้ไหม มาตรา ๒๖ penalty")
+    question = "บริษัทเก็บข้อมูลสุขภาพได้ไหม มาตรา ๒๖ penalty"
+    analyse_question(question)
     if embedder is not None:
         try:
             embedder.embed_query("ข้อมูลส่วนบุคคล personal data")
         except Exception as exc:
             log.warning("embedder warm-up failed: %s", exc)
+    if graph is not None and vectors is not None and embedder is not None:
+        try:
+            retrieval.search(question, graph=graph, vectors=vectors, embedder=embedder,
+                             settings=settings)  # fmt: skip
+        except Exception as exc:  # an empty or unready store: the first request will say
+            log.warning("search warm-up failed: %s", exc)
 
 
 def _open_jobs(app: FastAPI, settings: Settings) -> None:
@@ -109,10 +137,16 @@ def _open_jobs(app: FastAPI, settings: Settings) -> None:
         return
     from services.core import bootstrap
     from services.core.bulk import LawDeps
+    from services.core.sources import SourceRoots
 
     graph, vectors, embedder = app.state.graph, app.state.vectors, app.state.embedder
     deps = (
-        LawDeps(graph=graph, vectors=vectors, embedder=embedder)
+        LawDeps(
+            graph=graph,
+            vectors=vectors,
+            embedder=embedder,
+            source_name=SourceRoots.from_settings(settings).public_name,
+        )
         if graph and vectors and embedder
         else None
     )
@@ -143,16 +177,18 @@ def _close_clients(app: FastAPI) -> None:
 
 
 def _install_optional(app: FastAPI, settings: Settings, *, with_jobs: bool) -> None:
-    """Routers and middleware other modules provide (metrics, API keys, MCP, jobs, the
-    internal vector endpoint); each is skipped, with a log line, if its module is absent."""
-    try:
-        from services.api import metrics, security
-
-        # Middleware added last runs first: metrics outermost, so 401s are counted too.
-        security.install_api_keys(app, settings)
-        metrics.install_metrics(app)
-    except ImportError as exc:  # pragma: no cover - only while those modules are missing
-        log.warning("metrics/API keys not installed: %s", exc)
+    """Middleware (body limits, API keys, metrics) and the routers beyond the core ones
+    (MCP, jobs, the internal vector endpoint)."""
+    # Middleware added last runs first: metrics outermost, so 401s are counted too; the
+    # key check before the body limits, so no body is read for a caller without a key.
+    app.add_middleware(
+        BodyLimitMiddleware,
+        max_json_bytes=settings.max_json_body_bytes,
+        max_upload_bytes=settings.max_upload_bytes,
+        max_depth=settings.max_json_depth,
+    )
+    security.install_api_keys(app, settings)
+    metrics.install_metrics(app)
     try:
         from services.api.mcp_server import ToolClients, mount_mcp
 
@@ -160,7 +196,9 @@ def _install_optional(app: FastAPI, settings: Settings, *, with_jobs: bool) -> N
             from services.api.deps import get_clients_from_state
 
             c = get_clients_from_state(app.state)
-            return ToolClients(c.graph, c.vectors, c.embedder, c.settings, c.keywords)
+            return ToolClients(
+                c.graph, c.vectors, c.embedder, c.settings, app.state.search_admission, c.keywords
+            )
 
         mount_mcp(app, tool_clients, settings)
     except ImportError as exc:  # pragma: no cover

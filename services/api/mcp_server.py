@@ -22,15 +22,17 @@ from contextlib import asynccontextmanager, contextmanager
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import anyio.to_thread
 from fastapi import FastAPI
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
 
 from services.api import metrics
+from services.api.admission import SearchAdmission
 from services.core import retrieval
 from services.core.analysis import KeywordSource
-from services.core.errors import InvalidQuery, NotFound, StoreUnavailable
+from services.core.errors import InvalidQuery, NotFound, Overloaded, StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.retrieval import lookups
 from services.core.settings import Settings
@@ -59,14 +61,18 @@ class ToolClients:
     vectors: VectorIndex
     embedder: Embedder
     settings: Settings
-    keywords: KeywordSource | None = None
+    # The API's bound on concurrent searches, shared with POST /v1/search (None: no bound).
+    admission: SearchAdmission | None = None
+    keywords: KeywordSource | None = None  # the optional LLM keyword step
 
 
 def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
     server = _quietly_built_server()
 
     @server.tool()
-    def search(question: str, laws: list[str] | None = None, top_k: int = 5) -> dict[str, Any]:
+    async def search(
+        question: str, laws: list[str] | None = None, top_k: int = 5
+    ) -> dict[str, Any]:
         """Search the statutes for a question; returns sections with their text, how each
         was reached in the citation graph, and related penalty/definition/exemption nodes.
 
@@ -81,17 +87,24 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("search"):
             c = clients()
-            result = retrieval.search(
-                question,
-                graph=c.graph,
-                vectors=c.vectors,
-                embedder=c.embedder,
-                settings=c.settings,
-                laws=laws,
-                top_k=max(1, min(top_k, 20)),
-                mode="graph",
-                keywords=c.keywords,
-            )
+
+            def run() -> retrieval.SearchResult:
+                return retrieval.search(
+                    question,
+                    graph=c.graph,
+                    vectors=c.vectors,
+                    embedder=c.embedder,
+                    settings=c.settings,
+                    laws=laws,
+                    top_k=max(1, min(top_k, 20)),
+                    mode="graph",
+                    keywords=c.keywords,
+                )
+
+            if c.admission is None:
+                result = await anyio.to_thread.run_sync(run)
+            else:
+                result = await c.admission.run(run, timeout_s=c.settings.store_timeout_s)
             return _search_payload(result)
 
     @server.tool()
@@ -242,6 +255,9 @@ def _tool_call(tool: str) -> Iterator[None]:
     except StoreUnavailable as e:
         metrics.record_tool_call(tool, ok=False)
         raise ToolError(f"the index is temporarily unavailable ({e}); retry shortly") from e
+    except Overloaded as e:
+        metrics.record_tool_call(tool, ok=False)
+        raise ToolError(f"the server is busy ({e}); retry in {e.retry_after_s} s") from e
     except Exception:
         metrics.record_tool_call(tool, ok=False)
         raise

@@ -1,5 +1,5 @@
 """Prometheus metrics of the API: requests by route template and status, problems by type,
-MCP tool calls, and `/metrics` serving them together with the core's retrieval metrics
+the search bound (queue wait, refusals), MCP tool calls, and `/metrics` serving them together with the core's retrieval metrics
 (`services/core/telemetry.py`).
 
 Route labels are templates (`/v1/laws/{law_id}`), never raw paths, so a crawler cannot
@@ -35,6 +35,15 @@ PROBLEMS = Counter(
     "problem+json responses sent, by problem type and status code.",
     ["type", "status"],
 )
+SEARCH_QUEUE_WAIT = Histogram(
+    "lexgraph_search_queue_wait_seconds",
+    "Time a search waited for a slot of the per-process bound (0 when one was free).",
+    buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)
+SEARCH_OVERLOADED = Counter(
+    "lexgraph_search_overloaded",
+    "Searches refused with 429 because the bound and its queue were full.",
+)
 MCP_TOOL_CALLS = Counter(
     "lexgraph_mcp_tool_calls",
     "MCP tool calls, by tool and outcome (ok or error).",
@@ -45,6 +54,14 @@ MCP_TOOL_CALLS = Counter(
 def record_problem(problem_type: str, status: int) -> None:
     """Called by the problem handler for every problem+json response it writes."""
     PROBLEMS.labels(type=problem_type, status=str(status)).inc()
+
+
+def record_search_admission(waited_s: float | None) -> None:
+    """A search got its slot after `waited_s`, or (None) was refused."""
+    if waited_s is None:
+        SEARCH_OVERLOADED.inc()
+    else:
+        SEARCH_QUEUE_WAIT.observe(waited_s)
 
 
 def record_tool_call(tool: str, *, ok: bool) -> None:

@@ -1,9 +1,9 @@
 """RFC 9457 problem+json: the only place errors become HTTP responses.
 
-Lexgraph errors map to statuses (NotFound 404, InvalidQuery 422 naming the field,
-StoreUnavailable 503 with Retry-After); request validation errors name every field that
-was wrong; anything unexpected is a 500 problem with a request id and no traceback (the
-traceback goes to the log).
+Lexgraph errors map to statuses (Forbidden 403, NotFound 404, InvalidQuery 422 naming the
+field, Overloaded 429 and StoreUnavailable 503, both with Retry-After); request validation
+errors name every field that was wrong; anything unexpected is a 500 problem with a
+request id and no traceback (the traceback goes to the log).
 """
 
 from __future__ import annotations
@@ -19,7 +19,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from services.api import metrics
-from services.core.errors import InvalidQuery, LexgraphError, NotFound, StoreUnavailable
+from services.core.errors import (
+    Forbidden,
+    InvalidQuery,
+    LexgraphError,
+    NotFound,
+    Overloaded,
+    StoreUnavailable,
+)
 
 log = logging.getLogger(__name__)
 
@@ -33,20 +40,28 @@ _TITLES = {
     403: "Forbidden",
     404: "Not found",
     405: "Method not allowed",
+    409: "Conflict",
     413: "Request too large",
     415: "Unsupported media type",
     422: "Invalid input",
+    429: "Too many requests",
     500: "Internal error",
     503: "Service unavailable",
 }
 _SLUGS = {
+    400: "bad-request",
+    403: "forbidden",
     404: "not-found",
     405: "method-not-allowed",
+    409: "conflict",
     413: "too-large",
     422: "invalid-input",
+    429: "overloaded",
     500: "internal",
     503: "store-unavailable",
 }
+# Answers that carry Retry-After (seconds), as the OpenAPI document declares them.
+_RETRY_AFTER_STATUSES = (429, 503)
 
 # What the OpenAPI document says an error looks like (every route lists these).
 PROBLEM_SCHEMA: dict[str, Any] = {
@@ -70,14 +85,28 @@ PROBLEM_SCHEMA: dict[str, Any] = {
 
 
 def problem_responses(*statuses: int) -> dict[int | str, dict[str, Any]]:
-    """`responses=` for a route: each status documented as application/problem+json."""
-    return {
-        status: {
+    """`responses=` for a route: each status documented as application/problem+json
+    (with its Retry-After header for 429 and 503)."""
+    responses: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        response: dict[str, Any] = {
             "description": _TITLES.get(status, "Error"),
             "content": {MEDIA_TYPE: {"schema": PROBLEM_SCHEMA}},
         }
-        for status in statuses
-    }
+        if status in _RETRY_AFTER_STATUSES:
+            response["headers"] = {
+                "Retry-After": {
+                    "description": "Seconds to wait before trying again.",
+                    "schema": {"type": "string", "pattern": "^[0-9]+$"},
+                }
+            }
+        responses[status] = response
+    return responses
+
+
+# Every route that reads a body can also answer these before its own code runs: the body
+# is too deep or not JSON (400), too large (413), or invalid for the schema (422).
+BODY_PROBLEMS = (400, 413, 422)
 
 
 def problem(
@@ -110,6 +139,8 @@ def problem(
 
 
 def install_problem_handlers(app: FastAPI) -> None:
+    app.add_exception_handler(Forbidden, _forbidden)
+    app.add_exception_handler(Overloaded, _overloaded)
     app.add_exception_handler(NotFound, _not_found)
     app.add_exception_handler(InvalidQuery, _invalid_query)
     app.add_exception_handler(StoreUnavailable, _unavailable)
@@ -117,6 +148,20 @@ def install_problem_handlers(app: FastAPI) -> None:
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_exception)
     app.add_exception_handler(Exception, _unexpected)
+
+
+async def _forbidden(request: Request, exc: Exception) -> JSONResponse:
+    return problem(403, str(exc) or "forbidden", instance=request.url.path)
+
+
+async def _overloaded(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, Overloaded)  # noqa: S101 (registered for this type only)
+    return problem(
+        429,
+        f"{exc}; retry in {exc.retry_after_s} s",
+        instance=request.url.path,
+        headers={"Retry-After": str(exc.retry_after_s)},
+    )
 
 
 async def _not_found(request: Request, exc: Exception) -> JSONResponse:
@@ -161,7 +206,26 @@ async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
 async def _http_exception(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)  # noqa: S101
     detail = exc.detail if isinstance(exc.detail, str) else _TITLES.get(exc.status_code, "error")
-    return problem(exc.status_code, detail, instance=request.url.path, headers=exc.headers or None)
+    headers = dict(exc.headers or {})
+    if exc.status_code == 405:
+        headers["Allow"] = ", ".join(_allowed_methods(request))
+    return problem(exc.status_code, detail, instance=request.url.path, headers=headers or None)
+
+
+_METHODS = ("DELETE", "GET", "HEAD", "PATCH", "POST", "PUT")
+
+
+def _allowed_methods(request: Request) -> list[str]:
+    """Every method some route serves at this path. Starlette's own Allow names only the
+    first route whose path matches, and FastAPI makes one route per method."""
+    from starlette.routing import Match
+
+    routes = request.app.router.routes
+    return [
+        method
+        for method in _METHODS
+        if any(r.matches({**request.scope, "method": method})[0] is Match.FULL for r in routes)
+    ]
 
 
 async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -2,13 +2,45 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
 # Generous transport limits; the semantic limits (query length after cleaning, top_k,
 # max_hops) are checked by the core so that the API, the CLI and MCP say the same thing.
 MAX_QUERY_BYTES = 100_000
+MAX_LAW_ID_CHARS = 200
+
+
+def _utf8_text(value: str) -> str:
+    """JSON lets a string hold a lone UTF-16 surrogate ("\\ud800"), which no UTF-8
+    consumer (the Bolt driver, Redis, a file name) accepts: refuse it here, by field."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise ValueError(
+            f"must be Unicode text; character {e.start} is a lone surrogate "
+            f"(U+{ord(value[e.start]):04X})"
+        ) from None
+    return value
+
+
+def _integer(value: Any) -> Any:
+    """A JSON integer, or a number with nothing after the point (JSON Schema's "integer"
+    includes 2.0); never true/false, a string or 2.5 (pydantic's lax mode took `false`
+    as 0 and "2" as 2)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("must be an integer")
+    if isinstance(value, float):
+        if not value.is_integer():
+            raise ValueError("must be an integer")
+        return int(value)
+    return value
+
+
+Text = Annotated[str, AfterValidator(_utf8_text)]
+Integer = Annotated[int, BeforeValidator(_integer)]
+LawIdText = Annotated[Text, Field(min_length=1, max_length=MAX_LAW_ID_CHARS)]
 
 
 class SearchRequest(BaseModel):
@@ -26,18 +58,18 @@ class SearchRequest(BaseModel):
         },
     )
 
-    query: str = Field(
+    query: Text = Field(
         description="The question in everyday Thai or English; may name sections "
         '("มาตรา ๒๖", "Section 26"). At most 8,000 characters (LEXGRAPH_MAX_QUERY_CHARS).',
         max_length=MAX_QUERY_BYTES,
     )
-    laws: list[str] | None = Field(
+    laws: list[LawIdText] | None = Field(
         default=None,
         max_length=50,
         description="Law ids to search in; all published laws if omitted.",
     )
-    top_k: int = Field(default=10, ge=1, le=100, description="Sections to return.")
-    max_hops: int = Field(default=2, ge=0, le=2, description="Graph hops from the seeds (0-2).")
+    top_k: Integer = Field(default=10, ge=1, le=100, description="Sections to return.")
+    max_hops: Integer = Field(default=2, ge=0, le=2, description="Graph hops from the seeds (0-2).")
     mode: Literal["graph", "hybrid", "dense", "bm25"] = Field(
         default="graph",
         description="graph: full pipeline; hybrid/dense/bm25: vector search only (for comparison).",
@@ -215,3 +247,95 @@ class Health(BaseModel):
 class Readiness(BaseModel):
     status: str
     checks: dict[str, str]
+
+
+# --- bulk ingestion jobs ----------------------------------------------------------------
+
+SourcePath = Annotated[Text, Field(min_length=1, max_length=4096)]
+
+
+class IngestPaths(BaseModel):
+    """`POST /v1/jobs/ingest` as JSON: files or folders under the server's source roots."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"paths": ["th-pdpa-2562/about.md"]}]},
+    )
+
+    paths: list[SourcePath] = Field(
+        min_length=1,
+        max_length=1000,
+        description="Files or folders under a configured source root (LEXGRAPH_SOURCE_ROOTS): "
+        "relative to a root (looked up under each in turn) or absolute under one. Folders "
+        "expand to their .md .txt .json .jsonl files. Anything else is 403.",
+    )
+
+
+class IngestUpload(BaseModel):
+    """`POST /v1/jobs/ingest` as multipart/form-data (the OpenAPI document's request body;
+    the route reads the form itself, to stream the files to disk)."""
+
+    files: list[bytes] = Field(
+        min_length=1,
+        description="One or more statute files, at most LEXGRAPH_MAX_UPLOAD_BYTES in all.",
+    )
+
+
+class JobLaws(BaseModel):
+    total: int
+    done: int = Field(description="Succeeded or unchanged.")
+    unchanged: int
+    failed: int
+    cancelled: int
+
+
+class JobSections(BaseModel):
+    total: int
+    done: int
+
+
+class JobLawEntry(BaseModel):
+    law_id: str
+    status: Literal["pending", "running", "succeeded", "unchanged", "failed", "cancelled"]
+    source: str = Field(description="The source's path under its root, or the upload's name.")
+    sections: int
+    version: str | None = None
+    error: str | None = None
+
+
+class JobOut(BaseModel):
+    id: str
+    state: Literal["queued", "running", "succeeded", "failed", "cancelled"]
+    sources: list[str] = Field(
+        description="Each source's path relative to its source root, or the upload's name."
+    )
+    created_at: float
+    started_at: float | None = None
+    finished_at: float | None = None
+    laws: JobLaws
+    sections: JobSections
+    eta_s: float | None = None
+    cancel_requested: bool
+    retry_of: str | None = None
+    error: str | None = None
+    errors: dict[str, str] = Field(description="law id (or source:<file>) -> why it failed")
+    links: dict[str, str] | None = None
+    law_entries: list[JobLawEntry] | None = Field(
+        default=None, description="Every law of the job (with `?laws=true`)."
+    )
+
+
+class JobList(BaseModel):
+    jobs: list[JobOut]
+
+
+class DeadLetterOut(BaseModel):
+    job_id: str
+    law_id: str
+    source: str
+    error: str
+    at: float
+
+
+class DeadLetters(BaseModel):
+    dead_letters: list[DeadLetterOut]

@@ -4,7 +4,10 @@ Keys are never stored: settings hold the hex SHA-256 of each accepted key
 (`LEXGRAPH_API_KEYS_SHA256`, a JSON list), and a request's key is hashed and compared in
 constant time. A client sends its key as `Authorization: Bearer <key>` (what MCP clients
 send) or `X-API-Key: <key>`. `/healthz`, `/readyz` and `/metrics` stay open unless
-`LEXGRAPH_OPEN_OPS_ENDPOINTS=false`. Make a key and its hash with:
+`LEXGRAPH_OPEN_OPS_ENDPOINTS=false`. A request with a valid key carries its principal
+(`key:` and the first 16 hex of the key's hash) in `scope["state"]["principal"]`: bulk
+jobs belong to it. In development no key is checked and every caller is the one
+principal `development`. Make a key and its hash with:
 
     python -c "import secrets, hashlib; k = secrets.token_urlsafe(32); \
 print(k, hashlib.sha256(k.encode()).hexdigest())"
@@ -17,15 +20,17 @@ import hmac
 import json
 from collections.abc import Iterable
 
-from fastapi import FastAPI
+from fastapi import FastAPI, Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.api import metrics
+from services.core.errors import ConfigurationError
 from services.core.settings import Settings
 
 PROTECTED_PREFIXES = ("/v1", "/mcp")
 OPS_PATHS = ("/healthz", "/readyz", "/metrics")
 UNAUTHORIZED_TYPE = "https://lexgraph.dev/problems/unauthorized"
+DEVELOPMENT_PRINCIPAL = "development"
 
 
 def hash_key(key: str) -> str:
@@ -41,9 +46,13 @@ class ApiKeyMiddleware:
         self.open_ops = open_ops
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self._needs_key(scope["path"]) and not self._has_key(scope):
-            await _send_unauthorized(scope, send)
-            return
+        if scope["type"] == "http":
+            principal = self._principal(scope)
+            if principal is None and self._needs_key(scope["path"]):
+                await _send_unauthorized(scope, send)
+                return
+            if principal is not None:
+                scope.setdefault("state", {})["principal"] = principal
         await self.app(scope, receive, send)
 
     def _needs_key(self, path: str) -> bool:
@@ -51,14 +60,23 @@ class ApiKeyMiddleware:
             return True
         return not self.open_ops and _under(path, OPS_PATHS)
 
-    def _has_key(self, scope: Scope) -> bool:
+    def _principal(self, scope: Scope) -> str | None:
+        """Who the request's key belongs to; None without a valid key."""
         presented = _presented_key(scope)
         if not presented:
-            return False
+            return None
         digest = hash_key(presented)
         # Compare against every accepted hash so timing does not tell which one matched.
         matches = [hmac.compare_digest(digest, accepted) for accepted in self.accepted]
-        return any(matches)
+        return f"key:{digest[:16]}" if any(matches) else None
+
+
+def request_principal(request: Request) -> str:
+    """The principal of a request the middleware let through (see the module doc)."""
+    principal = request.scope.get("state", {}).get("principal")
+    if isinstance(principal, str) and principal:
+        return principal
+    return DEVELOPMENT_PRINCIPAL
 
 
 def install_api_keys(app: FastAPI, settings: Settings) -> None:
@@ -66,7 +84,7 @@ def install_api_keys(app: FastAPI, settings: Settings) -> None:
     if settings.environment == "development":
         return
     if not settings.api_keys_sha256:
-        raise ValueError(
+        raise ConfigurationError(
             "LEXGRAPH_API_KEYS_SHA256 is empty: outside development the API needs at least one "
             "accepted key hash (see services/api/security.py for how to make one)"
         )

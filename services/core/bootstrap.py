@@ -19,6 +19,7 @@ from services.core.llm import LLMKeywords
 from services.core.ports import Embedder, VectorIndex
 from services.core.remote_vectors import RemoteVectorIndex, internal_token
 from services.core.settings import Settings
+from services.core.sources import SourceRoots
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,17 @@ def build_worker_vectors(settings: Settings) -> VectorIndex:
     )
 
 
+def build_owner_vectors(settings: Settings) -> VectorIndex:
+    """The vectors of the process that owns them (`lexgraph serve`): opened on first use,
+    and again after a fault, so a store another process still holds at startup is taken
+    over once that process lets go (no restart)."""
+    from services.core.vector_index import ReopeningVectorIndex
+
+    # Never route the owner's vectors to itself through the owner URL.
+    owner = settings.model_copy(update={"vector_owner_url": None})
+    return ReopeningVectorIndex(lambda: build_worker_vectors(owner))
+
+
 def build_cli_vectors(settings: Settings) -> VectorIndex:
     """The vectors for a command-line process: its own embedded store when no other process
     holds it, else the running `lexgraph serve` (the owner) over its internal endpoint."""
@@ -126,6 +138,7 @@ def build_worker_deps(settings: Settings) -> LawDeps:
         graph=graph,
         vectors=build_worker_vectors(settings),
         embedder=build_worker_embedder(settings),
+        source_name=SourceRoots.from_settings(settings).public_name,
     )
 
 

@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -54,6 +54,10 @@ class JobDispatcher(Protocol):
     def submit_finish(self, job_id: str) -> None: ...
 
 
+def file_name(source: str) -> str:
+    return Path(source).name
+
+
 @dataclass
 class LawDeps:
     """The collaborators running a law needs (built once per process by bootstrap)."""
@@ -61,6 +65,8 @@ class LawDeps:
     graph: GraphStore
     vectors: VectorIndex
     embedder: Embedder
+    # What a stored law says it came from: never a server path (sources.SourceRoots).
+    source_name: Callable[[str], str] = file_name
 
 
 class CeleryJobDispatcher:
@@ -340,6 +346,7 @@ def _ingest(
     law = next((x for x in read_laws(source) if x.id == law_id), None)
     if law is None:
         raise InvalidSource(source, f"no law {law_id} in it")
+    law = replace(law, source=deps.source_name(source))  # a copy: read_laws caches its laws
     corpus = corpus_index(tuple(sources))
 
     def load_graph(law: Law, version: str) -> LawGraph:

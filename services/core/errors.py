@@ -6,13 +6,16 @@ from __future__ import annotations
 from ingest.errors import InvalidSource
 
 __all__ = [
+    "ConfigurationError",
     "EmbedderUnavailable",
+    "Forbidden",
     "GraphQueryError",
     "GraphUnavailable",
     "InvalidQuery",
     "InvalidSource",
     "LexgraphError",
     "NotFound",
+    "Overloaded",
     "StoreUnavailable",
     "VectorsUnavailable",
 ]
@@ -33,6 +36,24 @@ class InvalidQuery(LexgraphError):
         super().__init__(f"{field}: {problem}")
         self.field = field
         self.problem = problem
+
+
+class Forbidden(LexgraphError):
+    """A request for something the caller may not have (a server path outside every
+    source root). The message never depends on whether the thing exists."""
+
+
+class Overloaded(LexgraphError):
+    """This process is already running and queueing as much as it may; come back after
+    `retry_after_s` seconds."""
+
+    def __init__(self, message: str, *, retry_after_s: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after_s = retry_after_s
+
+
+class ConfigurationError(LexgraphError):
+    """Settings a process cannot start with; the message says which and what to do."""
 
 
 class StoreUnavailable(LexgraphError):

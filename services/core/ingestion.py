@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
 
@@ -117,11 +117,14 @@ def ingest_paths(
     graph: GraphStore,
     vectors: VectorIndex | None = None,
     embedder: Embedder | None = None,
+    source_name: Callable[[Path], str] | None = None,
 ) -> IngestReport:
-    """Ingest every law in `paths`; one file's problem never stops the others."""
+    """Ingest every law in `paths`; one file's problem never stops the others.
+    `source_name` says what the stored law names as its source (default: the file's
+    name; the CLI passes `SourceRoots.public_name`): never a server path."""
     started = time.perf_counter()
     report = IngestReport()
-    pending = _read_all(paths, report)
+    pending = _read_all(paths, report, source_name or (lambda path: path.name))
     _build_all(pending)
     graph.apply_schema()
     loaded: list[_Pending] = []
@@ -140,7 +143,9 @@ def ingest_paths(
 # --- steps -----------------------------------------------------------------------------
 
 
-def _read_all(paths: Iterable[str | Path], report: IngestReport) -> list[_Pending]:
+def _read_all(
+    paths: Iterable[str | Path], report: IngestReport, source_name: Callable[[Path], str]
+) -> list[_Pending]:
     from ingest.parse import read_source  # the readers' module
 
     pending: list[_Pending] = []
@@ -176,7 +181,7 @@ def _read_all(paths: Iterable[str | Path], report: IngestReport) -> list[_Pendin
                 law_result.error = f"law {law.id} was already read from {seen[law.id]} in this run"
                 continue
             seen[law.id] = str(path)
-            pending.append(_Pending(law, law_result))
+            pending.append(_Pending(replace(law, source=source_name(path)), law_result))
     return pending
 
 

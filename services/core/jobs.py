@@ -3,7 +3,9 @@
 One job = a set of sources (files, directories, JSONL corpora) whose laws are ingested one
 Celery task each. Redis keys (prefix `lexgraph:`):
 
-- `job:<id>`        hash: state, timestamps, sources (JSON), laws/sections totals, cancel flag
+- `job:<id>`        hash: state, timestamps, sources (JSON), laws/sections totals, cancel flag,
+                    owner (the principal that submitted it; only it sees the job),
+                    deleted (its owner deleted it: it reads as unknown through the API)
 - `job:<id>:laws`   hash: law id -> JSON {status, source, sections, version, error}
 - `jobs`            sorted set of job ids by creation time
 - `deadletter`      hash: "<job id>|<law id>" -> JSON {job_id, law_id, source, error, at}
@@ -132,6 +134,8 @@ class Job:
     retry_of: str | None
     error: str | None
     errors: dict[str, str] = field(default_factory=dict)  # law id (or source) -> reason
+    owner: str = ""  # the principal (API key) that submitted it; "" for older jobs
+    deleted: bool = False  # its owner deleted it; workers still finish what they run
 
     @property
     def eta_s(self) -> float | None:
@@ -209,11 +213,14 @@ class RedisJobStore:
 
     # -- creating and reading jobs -----------------------------------------------------
 
-    def create(self, sources: Sequence[str], *, retry_of: str | None = None) -> Job:
+    def create(
+        self, sources: Sequence[str], *, owner: str = "", retry_of: str | None = None
+    ) -> Job:
         job_id = uuid.uuid4().hex
         now = time.time()
         record = {
             "id": job_id,
+            "owner": owner,
             "state": "queued",
             "sources": json.dumps(list(sources), ensure_ascii=False),
             "created_at": repr(now),
@@ -240,7 +247,10 @@ class RedisJobStore:
             raise NotFound(f"job {job_id}")
         return _job_from(raw, laws)
 
-    def list_jobs(self, *, state: str | None = None, limit: int = 50) -> list[Job]:
+    def list_jobs(
+        self, *, state: str | None = None, owner: str | None = None, limit: int = 50
+    ) -> list[Job]:
+        """Newest first; only `owner`'s jobs when given."""
         with self._guard():
             ids = cast(list[str], self._r.zrevrange(_PREFIX + "jobs", 0, -1))
         jobs: list[Job] = []
@@ -249,7 +259,7 @@ class RedisJobStore:
                 job = self.get(job_id)
             except NotFound:
                 continue
-            if state is None or job.state == state:
+            if (state is None or job.state == state) and (owner is None or job.owner == owner):
                 jobs.append(job)
             if len(jobs) >= limit:
                 break
@@ -387,6 +397,15 @@ class RedisJobStore:
                 )
         return self.get(job_id)
 
+    def delete(self, job_id: str) -> None:
+        """Take a job out of its owner's view (the caller cancels it first if it runs).
+        The record stays for the workers, which may still be finishing its last law."""
+        with self._guard():
+            pipe = self._r.pipeline()
+            pipe.hset(_job_key(job_id), "deleted", "1")
+            pipe.zrem(_PREFIX + "jobs", job_id)
+            pipe.execute()
+
     def cancel_requested(self, job_id: str) -> bool:
         with self._guard():
             return self._r.hget(_job_key(job_id), "cancel_requested") == "1"
@@ -421,10 +440,23 @@ class RedisJobStore:
 
     # -- dead letters -------------------------------------------------------------------
 
-    def dead_letters(self) -> list[DeadLetter]:
+    def dead_letters(self, *, owner: str | None = None) -> list[DeadLetter]:
+        """Oldest first; only those of `owner`'s jobs when given."""
         with self._guard():
             raw = cast(dict[str, str], self._r.hgetall(_PREFIX + "deadletter"))
         letters = [DeadLetter(**json.loads(v)) for v in raw.values()]
+        if owner is not None:
+            job_ids = sorted({d.job_id for d in letters})
+            with self._guard():
+                pipe = self._r.pipeline()
+                for job_id in job_ids:
+                    pipe.hmget(_job_key(job_id), ["owner", "deleted"])
+                fields = dict(zip(job_ids, pipe.execute(), strict=True))
+            letters = [
+                d
+                for d in letters
+                if (fields[d.job_id][0] or "") == owner and fields[d.job_id][1] != "1"
+            ]
         return sorted(letters, key=lambda d: d.at)
 
     def retry_sources(self, job_id: str) -> list[str]:
@@ -542,4 +574,6 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         retry_of=raw.get("retry_of") or None,
         error=raw.get("error") or None,
         errors={e.law_id: e.error for e in entries if e.status == "failed" and e.error},
+        owner=raw.get("owner", ""),
+        deleted=raw.get("deleted") == "1",
     )

@@ -247,6 +247,24 @@ class Settings(BaseSettings):
     open_ops_endpoints: bool = True  # /healthz, /readyz, /metrics without a key
     store_timeout_s: float = 2.0
     max_upload_bytes: int = 20 * 1024 * 1024
+    # Request bodies other than uploads (JSON): read whole and checked before any parser
+    # sees them. A search body is at most ~600 KB (100,000 characters of \uXXXX escapes);
+    # no public body nests deeper than 4 levels, an MCP call about 6.
+    max_json_body_bytes: int = Field(default=1024 * 1024, gt=0)
+    max_json_depth: int = Field(default=32, ge=2, le=1000)
+    # Folders whose files `POST /v1/jobs/ingest {"paths": [...]}` may name (a JSON list).
+    # Unset: the repository's data/ folder in development, none in production (uploads
+    # only). Anything outside every root is refused (403) whether it exists or not.
+    source_roots: list[Path] | None = None
+    # Searches running at once in this process (each on its own thread), and how many more
+    # may wait, for at most search_queue_wait_s, before the answer is 429 with Retry-After.
+    # 2 on the 2-core machine (bench/bench_load.py, docs/quality.md "Load"): 20 clients at
+    # load ~15 gave 5.5 answers/s and no 503 with 2, 4.5/s and 3 503s with 4, 3.0/s and 35
+    # 503s with 8 (more at once only slows each search past the store deadline). Raise it
+    # where the stores run on other machines.
+    search_concurrency: int = Field(default=2, ge=1, le=256)
+    search_queue: int = Field(default=16, ge=0, le=10_000)
+    search_queue_wait_s: float = Field(default=2.0, ge=0.0, le=60.0)
 
     # Queue: Celery eager in-process unless a broker is configured.
     broker_url: str | None = None
@@ -265,6 +283,13 @@ class Settings(BaseSettings):
     # children report through PROMETHEUS_MULTIPROC_DIR (services/worker/metrics.py).
     worker_metrics_host: str = "127.0.0.1"
     worker_metrics_port: int = 9540
+
+
+    def source_root_paths(self) -> list[Path]:
+        """The configured source roots, or the environment's default (see above)."""
+        if self.source_roots is not None:
+            return list(self.source_roots)
+        return [REPO_ROOT / "data"] if self.environment == "development" else []
 
 
 @lru_cache(maxsize=1)

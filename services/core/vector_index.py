@@ -22,17 +22,26 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import warnings
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from services.core.errors import VectorsUnavailable
-from services.core.ports import Embedding, VectorHit, VectorPoint, point_id
+from services.core.ports import Embedding, VectorHit, VectorIndex, VectorPoint, point_id
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["COLLECTIONS", "DENSE", "SPARSE", "EdgeVectorIndex", "QdrantVectorIndex"]
+__all__ = [
+    "COLLECTIONS",
+    "DENSE",
+    "SPARSE",
+    "EdgeVectorIndex",
+    "QdrantVectorIndex",
+    "ReopeningVectorIndex",
+]
 
 COLLECTIONS = ("chunks", "profiles")
 DENSE = "dense"
@@ -685,3 +694,162 @@ def _client_filter(
     if not must and not must_not:
         return None
     return models.Filter(must=must or None, must_not=must_not or None)
+
+
+# ============================================================================ reopening
+
+
+class ReopeningVectorIndex:
+    """A vector index that opens itself when first used and again after a fault.
+
+    The API process owns the embedded store, but at its start another process may still
+    hold it (a `lexgraph ingest` finishing, an old server): opening fails with WouldBlock.
+    Without this the API stayed 503 until restarted, long after the other process had
+    exited (issue 21). Here every call uses the index `open_index()` gave; while none is
+    open, a call tries to open one (at most once per `retry_s`; calls in between fail fast
+    with the last reason). A call that raises `VectorsUnavailable` retires the index: it is
+    closed once no call still uses it, and the next call opens a fresh one.
+    """
+
+    def __init__(self, open_index: Callable[[], VectorIndex], *, retry_s: float = 1.0) -> None:
+        self._open_index = open_index
+        self._retry_s = retry_s
+        self._lock = threading.Lock()
+        self._index: VectorIndex | None = None
+        self._users: dict[int, int] = {}  # id(index) -> calls using it
+        self._retired: dict[int, VectorIndex] = {}
+        self._last_try = float("-inf")
+        self._last_error: VectorsUnavailable | None = None
+        self._closed = False
+
+    # ---- port
+
+    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
+        with self._use() as index:
+            index.ensure_collections(dense_size, sparse_idf=sparse_idf)
+
+    def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
+        with self._use() as index:
+            index.upsert(collection, points)
+
+    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
+        with self._use() as index:
+            index.delete_law(collection, law_id, keep_version=keep_version)
+
+    def prune_version(
+        self, collection: str, law_id: str, version: str, *, keep_keys: Collection[str]
+    ) -> None:
+        with self._use() as index:
+            index.prune_version(collection, law_id, version, keep_keys=keep_keys)
+
+    def hybrid_search(
+        self,
+        collection: str,
+        query: Embedding,
+        *,
+        limit: int,
+        laws: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+        mode: str = "hybrid",
+        law_versions: Sequence[str] | None = None,
+        exclude_law_versions: Sequence[str] | None = None,
+    ) -> list[VectorHit]:
+        with self._use() as index:
+            return index.hybrid_search(
+                collection,
+                query,
+                limit=limit,
+                laws=laws,
+                kinds=kinds,
+                mode=mode,
+                law_versions=law_versions,
+                exclude_law_versions=exclude_law_versions,
+            )
+
+    def count(
+        self, collection: str, law_id: str | None = None, *, version: str | None = None
+    ) -> int:
+        with self._use() as index:
+            return index.count(collection, law_id, version=version)
+
+    def optimize(self) -> None:
+        with self._use() as index:
+            index.optimize()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            index, self._index = self._index, None
+        if index is not None:
+            self._retire(index)
+
+    # ---- helpers
+
+    @contextmanager
+    def _use(self) -> Iterator[VectorIndex]:
+        index = self._acquire()
+        try:
+            yield index
+        except VectorsUnavailable:
+            self._retire(index)
+            raise
+        finally:
+            self._release(index)
+
+    def _acquire(self) -> VectorIndex:
+        with self._lock:
+            if self._closed:
+                raise VectorsUnavailable("the vector index is closed")
+            if self._index is None:
+                self._index = self._open_locked()
+            index = self._index
+            self._users[id(index)] = self._users.get(id(index), 0) + 1
+            return index
+
+    def _open_locked(self) -> VectorIndex:
+        if self._retired:
+            raise VectorsUnavailable(
+                "the vector index is being reopened after a fault; retry shortly"
+            )
+        now = time.monotonic()
+        if now - self._last_try < self._retry_s and self._last_error is not None:
+            raise self._last_error
+        self._last_try = now
+        try:
+            index = self._open_index()
+        except VectorsUnavailable as e:
+            self._last_error = e
+            raise
+        if self._last_error is not None:
+            logger.info("vector index opened after: %s", self._last_error)
+        self._last_error = None
+        return index
+
+    def _retire(self, index: VectorIndex) -> None:
+        """Take `index` out of use; it is closed when its last call returns."""
+        with self._lock:
+            if self._index is index:
+                self._index = None
+            self._retired[id(index)] = index
+            idle = not self._users.get(id(index))
+        if idle:
+            self._close_retired(index)
+
+    def _release(self, index: VectorIndex) -> None:
+        with self._lock:
+            left = self._users.get(id(index), 1) - 1
+            if left:
+                self._users[id(index)] = left
+            else:
+                self._users.pop(id(index), None)
+            close = not left and id(index) in self._retired
+        if close:
+            self._close_retired(index)
+
+    def _close_retired(self, index: VectorIndex) -> None:
+        try:
+            index.close()
+        except Exception:  # closing must never mask the fault that led here
+            logger.exception("closing a retired vector index failed")
+        with self._lock:
+            self._retired.pop(id(index), None)

@@ -314,6 +314,8 @@ class Stack:
             # run saw a law summary take over 2 s then and come back 503.
             "LEXGRAPH_STORE_TIMEOUT_S": "10",
             "LEXGRAPH_MAX_UPLOAD_BYTES": str(64 * 1024),
+            # the tests' corpora are copied under the session's temp dir
+            "LEXGRAPH_SOURCE_ROOTS": json.dumps([str(root.parent)]),
             "LEXGRAPH_WORKER_METRICS_PORT": "0",
             "PYTHONUNBUFFERED": "1",
         }
@@ -558,7 +560,8 @@ def test_retry_resubmits_only_the_failed_laws(stack: Stack, tmp_path: Path) -> N
     assert job["state"] == "failed" and "source:zz-corrupt.json" in job["errors"]
     retried = httpx.post(f"{stack.api_url}/v1/jobs/{job['id']}/retry", timeout=30)
     assert retried.status_code == 202
-    assert retried.json()["sources"] == [str(corpus / "zz-corrupt.json")]
+    # named by its path under the source root, never by the server path
+    assert retried.json()["sources"] == [str(corpus.relative_to(stack.root.parent) / "zz-corrupt.json")]
     again = _wait_final(stack, retried.json()["id"], 600)
     assert again["retry_of"] == job["id"] and again["laws"]["total"] == 1
     assert httpx.post(f"{stack.api_url}/v1/jobs/{again['id']}/retry", timeout=30).status_code == 202
@@ -575,7 +578,7 @@ def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     corpus = _corpus(tmp_path)  # 36 laws: far more than finish before the cancel lands
     job_id = _submit(stack, [str(corpus)])
     wait_for(lambda: _job(stack, job_id)["state"] == "running", 120, "the job to start")
-    cancelled = httpx.delete(f"{stack.api_url}/v1/jobs/{job_id}", timeout=30)
+    cancelled = httpx.post(f"{stack.api_url}/v1/jobs/{job_id}/cancel", timeout=30)
     assert cancelled.status_code == 202 and cancelled.json()["cancel_requested"]
     final = _wait_final(stack, job_id, 900)
     assert final["state"] == "cancelled" and final["laws"]["cancelled"] > 0

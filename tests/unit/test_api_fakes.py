@@ -150,6 +150,8 @@ def test_penalties_of_the_violated_section(client):
         (f"/v1/laws/{LAW}/sections/" + "9" * 60, 422),
         (f"/v1/laws/{LAW}/sections/%00", 422),
         ("/v1/nothing-here", 404),
+        (f"/v1/laws/{LAW}/sections/abc", 404),
+        (f"/v1/laws/{LAW}/sections/-", 404),
     ],
 )
 def test_lookups_answer_problems(client, path, status):
@@ -209,3 +211,120 @@ def test_openapi_documents_the_routes_and_problems(client):
                  "/v1/laws/{law}/sections/{section}", "/healthz", "/readyz"):  # fmt: skip
         assert path in paths
     assert "application/problem+json" in paths["/v1/search"]["post"]["responses"]["422"]["content"]
+
+
+# --- issue 21: every input gets a 4xx -----------------------------------------------------
+
+
+@pytest.mark.parametrize("path", ["/v1/search", "/v1/jobs/ingest"])
+def test_a_50000_deep_body_is_a_400_and_the_connection_keeps_working(client, path):
+    deep = b"[" * 50_000 + b"]" * 50_000
+    r = client.post(path, content=deep, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.headers["content-type"].startswith(PROBLEM)
+    assert "deeper than 32 levels" in r.json()["detail"]
+    assert client.post("/v1/search", json={"query": QUESTION}).status_code == 200
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting(client):
+    r = client.post("/v1/search", json={"query": "[" * 5000 + " มาตรา ๒๖"})
+    assert r.status_code in (200, 422), r.text  # whatever the core says, not the depth check
+    assert "deeper" not in r.text
+
+
+def test_a_body_over_the_size_limit_is_413_before_it_is_parsed(stores, tmp_path):
+    graph, vectors, embedder = stores
+    settings = Settings(data_dir=tmp_path, max_json_body_bytes=1000)
+    app = create_app(settings, clients=Clients(graph, vectors, embedder, settings))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        r = c.post("/v1/search", json={"query": "x" * 2000})
+        assert r.status_code == 413 and r.headers["content-type"].startswith(PROBLEM)
+        assert "1000 bytes" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"query": "\ud800 มาตรา ๒๖"}, "query"),
+        ({"query": QUESTION, "laws": ["th-\udfff"]}, "laws.0"),
+        ({"query": QUESTION, "max_hops": False}, "max_hops"),
+        ({"query": QUESTION, "max_hops": 1.5}, "max_hops"),
+        ({"query": QUESTION, "max_hops": "1"}, "max_hops"),
+        ({"query": QUESTION, "top_k": True}, "top_k"),
+        ({"query": QUESTION, "laws": [""]}, "laws.0"),
+    ],
+)
+def test_lone_surrogates_and_non_integers_are_422_naming_the_field(client, body, field):
+    import json
+
+    raw = json.dumps(body).encode()  # ensure_ascii: the surrogate travels as \\ud800
+    r = client.post("/v1/search", content=raw, headers={"content-type": "application/json"})
+    assert r.status_code == 422, r.text
+    assert field in [e["field"] for e in r.json()["errors"]]
+
+
+def test_the_search_bound_answers_429_with_retry_after(stores, tmp_path):
+    import threading
+
+    graph, vectors, embedder = stores
+    settings = Settings(
+        data_dir=tmp_path, search_concurrency=1, search_queue=0, search_queue_wait_s=0
+    )
+    app = create_app(settings, clients=Clients(graph, vectors, embedder, settings))
+    gate, entered = threading.Event(), threading.Event()
+    original = embedder.embed_query
+
+    def slow(text):
+        entered.set()
+        gate.wait(5)
+        return original(text)
+
+    embedder.embed_query = slow
+    with TestClient(app, raise_server_exceptions=False) as c:
+        first: dict[str, int] = {}
+        t = threading.Thread(
+            target=lambda: first.setdefault(
+                "status", c.post("/v1/search", json={"query": QUESTION}).status_code
+            )
+        )
+        t.start()
+        assert entered.wait(5)
+        r = c.post("/v1/search", json={"query": QUESTION})
+        gate.set()
+        t.join(10)
+        assert r.status_code == 429 and r.headers["content-type"].startswith(PROBLEM)
+        assert r.headers["retry-after"] == "1" and r.json()["status"] == 429
+        assert first["status"] == 200
+
+
+def test_openapi_declares_every_problem_answer(client):
+    spec = client.get("/openapi.json").json()
+    declared = {
+        (path, method): set(op["responses"]) for path, ops in spec["paths"].items()
+        for method, op in ops.items()
+    }  # fmt: skip
+    assert {"400", "404", "413", "422", "429", "503"} <= declared[("/v1/search", "post")]
+    assert {"400", "403", "413", "422", "503"} <= declared[("/v1/jobs/ingest", "post")]
+    assert {"404", "409", "503"} <= declared[("/v1/jobs/{job_id}/retry", "post")]
+    for (path, method), statuses in declared.items():
+        for status in {s for s in statuses if not s.startswith("2")}:
+            content = spec["paths"][path][method]["responses"][status]["content"]
+            assert list(content) == [PROBLEM], (path, method, status)
+    body = spec["paths"]["/v1/jobs/ingest"]["post"]["requestBody"]["content"]
+    assert {"application/json", "multipart/form-data"} == set(body)
+    retry_after = spec["paths"]["/v1/search"]["post"]["responses"]["429"]["headers"]
+    assert "Retry-After" in retry_after
+
+
+def test_405_names_every_method_of_the_path(client):
+    r = client.request("OPTIONS", "/v1/jobs/" + "a" * 32)
+    assert r.status_code == 405 and r.headers["content-type"].startswith(PROBLEM)
+    assert r.headers["allow"] == "DELETE, GET"  # not POST: that is .../cancel, .../retry
+    assert client.put("/v1/search", json={}).headers["allow"] == "POST"
+    # the collection's own paths are not "the job called ingest"
+    assert client.request("OPTIONS", "/v1/jobs/ingest").headers["allow"] == "POST"
+    assert client.delete("/v1/jobs/deadletter").headers["allow"] == "GET"
+
+
+def test_integral_numbers_are_integers(client):
+    r = client.post("/v1/search", json={"query": QUESTION, "max_hops": 1.0, "top_k": 5.0})
+    assert r.status_code == 200, r.text

@@ -16,6 +16,7 @@ from prometheus_client import REGISTRY
 from services.api.deps import Clients
 from services.api.main import create_app
 from services.core import telemetry
+from services.core.errors import ConfigurationError
 from services.core.settings import Settings
 from tests.unit.retrieval_fakes import mini_pdpa
 
@@ -106,7 +107,7 @@ def test_ops_endpoints_can_require_a_key(tmp_path: Path) -> None:
 
 
 def test_production_without_any_key_hash_does_not_start(tmp_path: Path) -> None:
-    with pytest.raises(ValueError, match="LEXGRAPH_API_KEYS_SHA256"):
+    with pytest.raises(ConfigurationError, match="LEXGRAPH_API_KEYS_SHA256"):
         _client(Settings(data_dir=tmp_path, environment="production"))
 
 

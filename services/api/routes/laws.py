@@ -3,19 +3,52 @@ and the penalties for breaking it. Deterministic: the same index version, the sa
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path
 
 from services.api.deps import ClientsDep, call_store
 from services.api.problems import problem_responses
 from services.api.schemas import LawsResponse, LawSummary, Penalties, Related, SectionText
+from services.core.errors import InvalidQuery, NotFound
 from services.core.retrieval import lookups
 
 router = APIRouter(prefix="/v1/laws", tags=["laws"])
+T = TypeVar("T")
 
-LawId = Annotated[str, Path(description='Law id, e.g. "th-pdpa-2562"', max_length=200)]
-SectionNumber = Annotated[str, Path(description='Section number: "26", "๒๖", "26/1", "มาตรา ๒๖"')]
+LawId = Annotated[
+    str, Path(description='Law id, e.g. "th-pdpa-2562"', max_length=200, examples=["th-pdpa-2562"])
+]
+# What the schema promises is what is checked here (422 otherwise): at most 40 characters
+# (the core's limit) and no control characters. Text within that which names no section
+# of the law ("abc", "-") is a 404, like a number the law does not have.
+SectionNumber = Annotated[
+    str,
+    Path(
+        description='Section number: "26", "๒๖", "26/1", "มาตรา ๒๖"',
+        max_length=40,
+        pattern=r"^[^\u0000-\u001f\u007f]+$",
+        examples=["26"],
+    ),
+]
+
+
+def _section(law: str, section: str, lookup: Callable[[], T]) -> Callable[[], T]:
+    """`lookup`, with a section text that is no section number answered as not found."""
+
+    def run() -> T:
+        try:
+            return lookup()
+        except InvalidQuery as e:
+            if e.field != "section":
+                raise
+            raise NotFound(
+                f"law {law} has no section {section[:50]!r} (a section number looks like "
+                "26, ๒๖, 26/1 or มาตรา ๒๖)"
+            ) from e
+
+    return run
 
 
 @router.get("", response_model=LawsResponse, responses=problem_responses(503))
@@ -25,7 +58,9 @@ async def list_laws(clients: ClientsDep) -> dict[str, Any]:
     return {"laws": laws}
 
 
-@router.get("/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 503))
+@router.get(
+    "/{law}/summary", response_model=LawSummary, responses=problem_responses(404, 422, 503)
+)
 async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
     """Node counts by label, relationship counts by type, the most-cited sections."""
     return await call_store(clients.settings, lambda: lookups.law_summary(clients.graph, law))
@@ -42,7 +77,8 @@ async def related(law: LawId, section: SectionNumber, clients: ClientsDep) -> di
     """What the section cites, what cites it, the terms it defines or uses, the
     exemptions it grants: in- and out-edges grouped by relationship type."""
     return await call_store(
-        clients.settings, lambda: lookups.related_sections(clients.graph, law, section)
+        clients.settings,
+        _section(law, section, lambda: lookups.related_sections(clients.graph, law, section)),
     )
 
 
@@ -56,7 +92,8 @@ async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> 
     it (directly, or through a section that cites it) and their Penalty nodes, within 3
     hops. Pass the violated section (26), not the penalty section (84)."""
     return await call_store(
-        clients.settings, lambda: lookups.section_penalties(clients.graph, law, section)
+        clients.settings,
+        _section(law, section, lambda: lookups.section_penalties(clients.graph, law, section)),
     )
 
 
@@ -68,5 +105,6 @@ async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> 
 async def section_text(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
     """The full text of one section, with the chapter or part that contains it."""
     return await call_store(
-        clients.settings, lambda: lookups.section_text(clients.graph, law, section)
+        clients.settings,
+        _section(law, section, lambda: lookups.section_text(clients.graph, law, section)),
     )

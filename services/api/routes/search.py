@@ -7,8 +7,8 @@ from typing import Any
 
 from fastapi import APIRouter
 
-from services.api.deps import ClientsDep, call_store
-from services.api.problems import problem_responses
+from services.api.deps import ClientsDep, SearchAdmissionDep
+from services.api.problems import BODY_PROBLEMS, problem_responses
 from services.api.schemas import SearchRequest, SearchResponse
 from services.core import retrieval
 
@@ -18,17 +18,20 @@ router = APIRouter(prefix="/v1", tags=["search"])
 @router.post(
     "/search",
     response_model=SearchResponse,
-    responses=problem_responses(404, 422, 503),
+    responses=problem_responses(*BODY_PROBLEMS, 404, 429, 503),
     summary="Hybrid vector seeding + a two-hop walk of the citation graph",
 )
-async def search(body: SearchRequest, clients: ClientsDep) -> dict[str, Any]:
+async def search(
+    body: SearchRequest, clients: ClientsDep, admission: SearchAdmissionDep
+) -> dict[str, Any]:
     """Seeds from hybrid (dense + sparse, RRF) search over section chunks and graph
     profiles plus sections the question names, walks at most `max_hops` hops of typed
     relationships (citations, penalties, definitions, exemptions) in both directions, and
     ranks what it reached by what the question asks for. Every section carries its text,
-    score and the path by which it was reached."""
-    result = await call_store(
-        clients.settings,
+    score and the path by which it was reached. A process runs a bounded number of
+    searches at once and queues a few more; beyond that the answer is 429 with
+    Retry-After (LEXGRAPH_SEARCH_CONCURRENCY, _QUEUE, _QUEUE_WAIT_S)."""
+    result = await admission.run(
         lambda: retrieval.search(
             body.query,
             graph=clients.graph,
@@ -42,5 +45,6 @@ async def search(body: SearchRequest, clients: ClientsDep) -> dict[str, Any]:
             explain=body.explain,
             keywords=clients.keywords,
         ),
+        timeout_s=clients.settings.store_timeout_s,
     )
     return asdict(result)
