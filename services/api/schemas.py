@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 # Generous transport limits; the semantic limits (query length after cleaning, top_k,
 # max_hops) are checked by the core so that the API, the CLI and MCP say the same thing.
@@ -74,7 +74,7 @@ class SearchRequest(BaseModel):
         default="graph",
         description="graph: full pipeline; hybrid/dense/bm25: vector search only (for comparison).",
     )
-    explain: bool = Field(
+    explain: StrictBool = Field(
         default=False,
         description="Add to every section and node the components of its score and the "
         "pipeline steps that set them (`explanation`).",
