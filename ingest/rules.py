@@ -18,53 +18,163 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ingest.ids import node_key
+from ingest.ids import node_key, thai_to_arabic_digits
 from ingest.models import Law, Section
-from ingest.thai_numbers import KANJI_NUMERAL, max_fine, max_prison_months
+from ingest.thai_numbers import KANJI_NUMERAL, max_fine, max_prison_months, parse_kanji_number
 from ingest.xrefs import Resolution
 
 # --- penalties ----------------------------------------------------------------------------
 
 _PENALTY_RE = re.compile(
-    r"ระวางโทษ|ต้องโทษปรับ|liable\s(?:on\sconviction\s)?to\s(?:a\s)?(?:fine|imprisonment)|"
-    r"subject\sto\sadministrative\sfines|administrative\sfines?\sup\sto|guilty\sof\san\soffence|"
-    r"(?:罰金|過料|拘禁刑|懲役)に処する",
+    r"ระวางโทษ|ต้องโทษปรับ|ค่าปรับเป็นพินัย|ความผิดทางพินัย|ค่าปรับทางแพ่ง|"
+    r"(?:ลงโทษ|ค่า)ปรับทางปกครอง(?:ซึ่ง)?(?:ต้อง)?ไม่เกิน|"
+    r"liable\s(?:on\sconviction\s)?to\s(?:a\s)?(?:fine|imprisonment|be\spunished)|\bto\sa\sfine\snot\sexceeding|"
+    r"to\spay\sa\sfinancial\spenalty|subject\sto\sadministrative\sfines|"
+    r"administrative\sfines?\sup\sto|guilty\sof\san\soffence|commits?\san\soffence(?!\sunder)|"
+    r"(?:罰金|過料|拘禁刑|懲役)に処する|(?:罰金刑|過料)を科する",
     re.IGNORECASE,
 )
+# พินัย: the money sanction that replaced many criminal fines (Act on the Conversion of
+# Criminal Fines to Fines, B.E. 2565); ค่าปรับทางแพ่ง: a civil fine. Neither is a criminal
+# punishment.
 _ADMINISTRATIVE_RE = re.compile(
-    r"ปรับทางปกครอง|administrative\sfine|financial\spenalty|過料", re.IGNORECASE
+    r"ปรับทางปกครอง|พินัย|ทางแพ่ง|administrative\sfine|financial\spenalty|過料", re.IGNORECASE
+)
+# A clause that states what the sanction is, as against one that only declares an offence
+# ("A person who fails to comply with subsection (1) shall be guilty of an offence.").
+_SANCTION_STATED_RE = re.compile(
+    r"ระวางโทษ|ค่าปรับ|liable|\bfines?\b|imprisonment|penalty|罰金|過料|拘禁刑|懲役", re.IGNORECASE
+)
+_OFFENCE_DECLARED_RE = re.compile(r"guilty\sof\san\soffence|commits?\san\soffence", re.IGNORECASE)
+# A general penalty: the sanction for this law's offences that carry none of their own.
+_GENERAL_PENALTY_RE = re.compile(
+    r"offences?\sunder\sthis\s(?:Act|Regulation|Ordinance|Code)\s(?:for\swhich|in\srespect\sof"
+    r"\swhich|where)\sno\s(?:other\s|special\s)?penalty\sis\s(?:expressly\s|specifically\s|"
+    r"otherwise\s)?provided",
+    re.IGNORECASE,
 )
 # PDF-derived text breaks words with stray spaces ("ไม่ปฏิบัติ ตามมาตรา ๒๘"), hence the "\s?".
+# "ความผิดตามมาตรา …" (the offence in section …: abetting it, a company committing it),
+# "ดำเนินการตามมาตรา ๗๗ (๒)" (doing what that section forbids) and "กรณีตามมาตรา ๓๑๗/๑ (๑)"
+# (the case that section describes) name the punished act too.
 _TH_BREACH_RE = re.compile(
     r"(?:ฝ่าฝืน\s?หรือ\s?ไม่ปฏิบัติ\s?ตาม|ฝ่าฝืน|(?:ละเว้น\s?)?ไม่ปฏิบัติ\s?ตาม|ไม่เป็นไป\s?ตาม"
-    r"|ไม่ดำเนินการ\s?ตาม|ไม่จัดให้มี\s?ตาม|ไม่แจ้ง\s?ตาม|ไม่ยื่น\s?ตาม)"
+    r"|ไม่ดำเนินการ\s?ตาม|ไม่จัดให้มี\s?ตาม|ไม่แจ้ง\s?ตาม|ไม่ยื่น\s?ตาม"
+    r"|ความผิด\s?ตาม(?:ที่บัญญัติ(?:ไว้)?\s?ใน)?|(?:กระทำการ|ดำเนินการ)\s?ตาม|กรณี\s?ตาม)"
     r"[ \t\u00a0]{0,2}(?:ความใน|บทบัญญัติ(?:แห่ง|ใน)?)?"
 )
 _EN_BREACH_RE = re.compile(
-    r"(?:contravenes?|contravention\sof|fails?\sto\scomply\swith|in\sbreach\sof|infringes?"
-    r"|non-compliance\swith)\s(?:any\sof\s)?(?:the\sprovisions?\sof\s)?",
+    r"(?:contravene[sd]?|contravention\sof|fail(?:s|ed)?\sto\scomply\swith|in\sbreach\sof"
+    r"|infringe[sd]?|non-compliance\swith|offences?\sunder)\s(?:any\sof\s)?"
+    r"(?:the\sprovisions?\sof\s|any\sprovision\sof\s)?",
     re.IGNORECASE,
 )
 _EN_LISTED_BREACHES_RE = re.compile(r"infringements\sof\sthe\sfollowing\sprovisions", re.I)
-# Weaker breach verbs: they punish not doing what a section requires ("ไม่ขอความยินยอม
-# ตามแบบ…ตามมาตรา ๑๙ วรรคสาม"), so they count only for a "ตามมาตรา" shortly after them.
-_TH_LOOSE_BREACH_RE = re.compile(
-    r"ไม่(?:ขอ|แจ้ง|ยื่น|จัดให้มี|จัดทำ|ส่ง|มาชี้แจง|อำนวยความสะดวก|บันทึก|ดำเนินการ|ลบ|ระงับ|ชำระ|เก็บรักษา)"
+# "… has contravened —\n(i) any provision of Part 9;\n(ii) section 48B(1)": the breach verb
+# governs every item of the list it opens.
+_EN_BREACH_OPENS_LIST_RE = re.compile(
+    r"(?:contravene[sd]?|contravention\sof|fail(?:s|ed)?\sto\scomply\swith|infringe[sd]?)"
+    r"\s?(?:any\sof\s)?(?:the\sfollowing)?\s?[—:-]\s*$",
+    re.IGNORECASE | re.MULTILINE,
 )
+_EN_ITEM_RE = re.compile(
+    r"\((?:[a-z]{1,2}|[ivx]{1,4})\)\s(?:any\sprovision\sof\s|the\sprovisions?\sof\s)?"
+)
+# Weaker cues: they punish not doing, or falsifying, evading or obstructing, what a section
+# requires or empowers ("ไม่ขอความยินยอมตามแบบ…ตามมาตรา ๑๙ วรรคสาม", "โดยมิได้รับอนุญาต
+# ตามมาตรา ๒๖", "แสดงข้อความอันเป็นเท็จ…ในแบบ…ตามมาตรา ๑๗", "ขัดขวางพนักงานเจ้าหน้าที่ซึ่ง
+# ปฏิบัติหน้าที่ตามมาตรา ๓๐"; "Non-compliance with an order … as referred to in Article 58(2)",
+# "makes a request under section 21(1) … without the authority"), so they count only for
+# the first citation after them, shortly after and introduced by "ตาม" / "under".
+# "ไม่" / "มิได้" before a verb (a leading vowel included: "ไม่เรียกประชุม", "ไม่แจ้ง"), not
+# before a quantity or a conjunction ("ไม่เกิน", "ไม่ว่า").
+_TH_NEGATION = r"(?:ไม่|มิ)(?:ได้)?\s?(?!เกิน|ว่า|น้อย|ต่ำ|ถึง|ใช่|สามารถ|อาจ|เป็น)[ก-ฮเ-ไ]"
+_TH_LOOSE_BREACH_RE = re.compile(
+    rf"{_TH_NEGATION}|ละเลย|เพิกเฉย|ปฏิเสธ|เท็จ|ปกปิด|ปลอม|ขัดขวาง|หลีกเลี่ยง|ถอน|ทำลาย|ทำให้เสียหาย"
+    r"|ซ่อนเร้น|ถูก(?:สั่ง|ลงโทษ|พัก|เพิกถอน)"
+)
+# An order, duty or filing a section provides for, named right before it: "ที่สั่งการตาม
+# มาตรา ๒๕", "ประกาศที่ออกตามความในมาตรา …", "ซึ่งตนมีหน้าที่หักตามมาตรา ๔๕", "แบบ…ที่ยื่นไว้
+# ต่อสำนักงาน ก.ล.ต. ตามมาตรา ๑๙".
+# A verb after "ที่" / "ซึ่ง" (the order that was given, the filing that was made under it):
+# "ส่งหรือโอนข้อมูลส่วนบุคคลตามมาตรา ๒๖" only says which data, so the verb alone is no cue.
+_TH_NEAR_CUE_RE = re.compile(
+    r"(?:(?:ที่|ซึ่ง)[^\n]{0,24}?(?:สั่ง|ออก|กำหนด|ยื่น|ส่ง|แจ้ง|รายงาน|จัดทำ|เปิดเผย)|หน้าที่)"
+    r"[^\n]{0,36}(?:ตาม|ตามความใน)[ \t\u00a0]?$"
+)
+# After a section: the person it obliges failing to act ("บุคคลตามมาตรา ๙๑/๑๒ วรรคห้า
+# ละเลยไม่ดำเนินการ…", "…หรือพนักงานเจ้าหน้าที่ตามมาตรา ๑๕๘ ผู้ใดจงใจไม่ยื่นบัญชี…"), or what
+# it requires, falsified or incomplete ("แจ้งรายละเอียด…ตาม
+# มาตรา ๘ วรรคสาม อันเป็นเท็จ", "แสดงรายการตามมาตรา ๑๑๔ (๓) … ไม่ครบถ้วน").
+_TH_AFTER_CUE_RE = re.compile(
+    rf"[^\n]{{0,30}}?(?:เท็จ|ไม่ครบถ้วน|ไม่ถูกต้อง|ไม่ตรงกับความจริง|ละเลย|เพิกเฉย)"
+    rf"|[ \t\u00a0]{{0,2}}(?:ผู้ใด)?(?:จงใจ|โดยเจตนา)?{_TH_NEGATION}"
+)
+# A clause whose first line says the items below are what is breached or falsified
+# ("ผู้ใดมีหน้าที่ส่ง…เอกสารหรือข้อมูลดังต่อไปนี้แสดงข้อความอันเป็นเท็จ…").
+_TH_LISTED_BREACHES_RE = re.compile(
+    r"(?:ฝ่าฝืน|ไม่ปฏิบัติ\s?ตาม|หน้าที่|เท็จ|ปกปิด)[^\n]*ดังต่อไปนี้|ดังต่อไปนี้[^\n]*(?:ฝ่าฝืน"
+    r"|ไม่ปฏิบัติ\s?ตาม|เท็จ|ปกปิด)"
+)
+_EN_LOOSE_BREACH_RE = re.compile(
+    r"\b(?:contravene[sd]?|contravention|fail(?:s|ed|ure)?\sto\scomply|non-compliance|refuses?"
+    r"|evade[sd]?|evasion|obstructs?|hinders?|false|misleading|requests?|orders?|directions?"
+    r"|notices?|requirements?|prohibitions?|obligations?|undertakings?)\b",
+    re.IGNORECASE,
+)
+_TH_LOOSE_INTRO_RE = re.compile(r"(?:ตาม|ตามความใน|ใน)[ \t\u00a0]?$")
+_EN_LOOSE_INTRO_RE = re.compile(
+    r"\b(?:under|referred\sto\sin|pursuant\sto|required\sby|imposed\sby|in\saccordance\swith)\s$",
+    re.IGNORECASE,
+)
+# What a loose cue may not reach across: another citation, a line break, the sanction.
+_TH_LOOSE_STOP_RE = re.compile(r"มาตรา|\n|ระวางโทษ|มีความผิด|ค่าปรับ")
+_EN_LOOSE_STOP_RE = re.compile(r"\b(?:[Ss]ections?|Articles?)\s|\n|\bliable\b|penalt", re.I)
+# Citations that name who is concerned, not what is punished: the offender described
+# before "ผู้ใด" ("ผู้สอบบัญชีตามมาตรา ๕๙ ผู้ใดทำรายงานเท็จ") or a person appointed under a
+# section ("บุคคลซึ่งคณะกรรมการแต่งตั้งตามมาตรา ๒๔").
+_TH_SUBJECT_END_RE = re.compile(r"ผู้ใด")
+_TH_SANCTION_RE = re.compile(r"ต้องระวางโทษ|ระวางโทษ|มีความผิด|ต้องชำระค่าปรับ|ต้องโทษปรับ")
+_TH_APPOINTED_RE = re.compile(r"(?:แต่งตั้ง|จัดตั้ง)(?:ขึ้น)?[ \t\u00a0]?(?:ตาม|ตามความใน)?[ \t\u00a0]?$")
 _LIST_GAP_RE = re.compile(
     r"[ \t\u00a0,]{0,3}(?:(?:หรือ|และ|or|and|,)[ \t\u00a0]{0,3})?"
     r"(?:(?:ฝ่าฝืน|ไม่ปฏิบัติตาม|ไม่เป็นไปตาม)[ \t\u00a0]{0,2})?"
 )
-_LOOSE_BREACH_WINDOW = 120  # "ไม่ปฏิบัติตามคำสั่ง…ตามมาตรา ๗๕": an order made under a section
+_LOOSE_BREACH_WINDOW = 160  # "ผู้ใดถอน ทำให้เสียหาย ทำลาย … ในการปฏิบัติหน้าที่ตามมาตรา ๑๐๓": ~110
 # Japanese puts the breach after the articles: "第百四十三条の規定に違反して",
-# "第百四十八条第二項又は第三項の規定による命令に違反した", "第五十一条第一項の規定による届出をせず".
+# "第百四十八条第二項又は第三項の規定による命令に違反した", "第五十一条第一項の規定による届出をせず";
+# a company's liability lists the articles with its fine ("1. 第百七十八条及び第百七十九条
+# 一億円以下の罰金刑").
 _JA_LIST_MORE_RE = re.compile(
     rf"(?:又は|若しくは|及び|、)(?:第{KANJI_NUMERAL}(?:条|項|号))+"
     r"|（[^（）]{0,60}）"
 )
-_JA_BREACH_AFTER_RE = re.compile(r"の規定(?:に違反|による[^。、]{0,20}?(?:に違反|をせず|を拒))")
+_JA_BREACH_AFTER_RE = re.compile(
+    r"の規定(?:に違反|による[^。、]{0,20}?(?:に違反|をせず|を拒|を妨げ|を忌避))"
+    r"|[〇一二三四五六七八九十百千万億]+円以下の罰金刑|同条の罰金刑"
+)
+# Divisions whose provisions are breached: "contravened any provision of Part 3, 4 or 6A",
+# "ไม่ปฏิบัติตามบทบัญญัติแห่งหมวดนี้", "この章の規定に違反".
+_EN_DIVISION_RE = re.compile(
+    r"(?P<kind>Parts?|Chapters?)\s(?P<list>[0-9A-Z]{1,5}(?:(?:,\s|\sor\s|\sand\s|,\sor\s|,\sand\s)"
+    r"[0-9A-Z]{1,5})*)\b"
+)
+_TH_DIVISION_RE = re.compile(
+    r"(?:ฝ่าฝืน|ไม่ปฏิบัติ\s?ตาม|ไม่เป็นไป\s?ตาม)[ \t\u00a0]?(?:หรือ[ \t\u00a0]?ไม่ปฏิบัติ\s?ตาม)?"
+    r"[ \t\u00a0]?(?:บทบัญญัติ)?[ \t\u00a0]?(?:แห่ง|ใน)?[ \t\u00a0]?(?P<kind>หมวด|ส่วนที่)[ \t\u00a0]?"
+    r"(?P<num>[0-9๐-๙]{1,3}|นี้)"
+)
+_JA_DIVISION_RE = re.compile(
+    rf"(?:この|第(?P<num>{KANJI_NUMERAL}))章の規定(?:に違反|による[^。、]{{0,20}}?に違反)"
+)
+# A section a breach of a whole division reaches is one that lays a duty down.
+_DUTY_RE = {
+    "en": re.compile(r"\b(?:must|shall)\b(?!\sbe\sdeemed)|\bmay\snot\b", re.IGNORECASE),
+    "th": re.compile(r"ต้อง|ห้าม|มิให้|จะ[^\n]{1,60}?(?:ไม่ได้|มิได้)"),
+    "ja": re.compile(r"なければならない|てはならない"),
+}
 
 
 @dataclass(frozen=True)
@@ -78,6 +188,8 @@ class Penalty:
     currency: str | None  # "THB", "EUR", "SGD", ...
     max_prison_months: int | None
     breached: tuple[str, ...]  # keys of the sections whose breach it punishes
+    general: bool = False  # sanctions this law's offences that carry no penalty of their own
+    offence_only: bool = False  # declares an offence and states no sanction
 
     @property
     def max_fine_thb(self) -> int | None:
@@ -93,6 +205,7 @@ def find_penalties(section: Section, law: Law, resolutions: list[Resolution]) ->
             continue
         inside = [r for r in resolutions if start <= r.citation.span[0] < end]
         breached = _breached(section.text, start, end, inside, law.language)
+        breached += _division_breaches(section, start, end, law)
         fine = max_fine(chunk)
         kind = "administrative" if _ADMINISTRATIVE_RE.search(chunk) else "criminal"
         index = len(out) + 1
@@ -106,10 +219,32 @@ def find_penalties(section: Section, law: Law, resolutions: list[Resolution]) ->
                 max_fine=fine[0] if fine else None,
                 currency=(fine[1] or None) if fine else None,
                 max_prison_months=max_prison_months(chunk),
-                breached=tuple(dict.fromkeys(breached)),
+                breached=tuple(t for t in dict.fromkeys(breached) if t != section.key),
+                general=_GENERAL_PENALTY_RE.search(chunk) is not None,
+                offence_only=bool(_OFFENCE_DECLARED_RE.search(chunk))
+                and not _SANCTION_STATED_RE.search(chunk),
             )
         )
     return out
+
+
+def link_general_penalties(penalties: list[Penalty]) -> list[Penalty]:
+    """`penalties` (all of one law) with each general penalty ("A person guilty of an
+    offence under this Act for which no penalty is expressly provided …") also punishing
+    the sections that declare an offence and state no sanction for it anywhere."""
+    sanctioned = {p.section for p in penalties if not p.offence_only}
+    unsanctioned = [p.section for p in penalties if p.offence_only and p.section not in sanctioned]
+    return [
+        replace(
+            p,
+            breached=tuple(
+                dict.fromkeys([*p.breached, *(s for s in unsanctioned if s != p.section)])
+            ),
+        )
+        if p.general
+        else p
+        for p in penalties
+    ]
 
 
 def _breached(
@@ -125,11 +260,17 @@ def _breached(
         return [r.target for r in targets if r.target]
     if language == "ja":
         return [r.target for r in targets if r.target and _breached_ja(text, r.citation.span[1])]
-    trigger_re = _EN_BREACH_RE if language == "en" else _TH_BREACH_RE
+    english = language == "en"
+    trigger_re = _EN_BREACH_RE if english else _TH_BREACH_RE
+    loose_re = _EN_LOOSE_BREACH_RE if english else _TH_LOOSE_BREACH_RE
     triggers = [m.end() for m in trigger_re.finditer(text, start, end)]
-    loose_triggers = sorted(
-        {*triggers, *(m.end() for m in _TH_LOOSE_BREACH_RE.finditer(text, start, end))}
+    if english:
+        triggers += _list_item_triggers(text, start, end)
+    loose_triggers = sorted({*triggers, *(m.end() for m in loose_re.finditer(text, start, end))})
+    subject_end = (
+        None if english else _TH_SUBJECT_END_RE.search(text, start, _conduct_end(text, start, end))
     )
+    listed_from = None if english else _listed_items_start(text, start, end)
     out: list[str] = []
     chain_end: int | None = None
     for resolution in targets:
@@ -142,8 +283,16 @@ def _breached(
         gap_start = chain_end if chain_end is not None else -1
         directly = any(_is_gap(text, t, span[0]) for t in triggers)
         continued = gap_start >= 0 and _is_gap(text, gap_start, span[0])
-        loose = _loosely_after_trigger(text, loose_triggers, span[0], chain_end)
-        if directly or continued or loose:
+        in_subject = subject_end is not None and span[0] < subject_end.start()
+        loose = not in_subject and _loosely_after_trigger(
+            text, loose_triggers, span[0], chain_end, english
+        )
+        thai = not english and (
+            (not in_subject and _near_cue(text, start, span[0]))
+            or _after_cue(text, span[1], end)
+            or (listed_from is not None and span[0] >= listed_from)
+        )
+        if directly or continued or loose or thai:
             out.append(target)
             chain_end = span[1]
         else:
@@ -151,9 +300,54 @@ def _breached(
     return out
 
 
+def _conduct_end(text: str, start: int, end: int) -> int:
+    """Where a Thai penalty clause's sanction begins ("ต้องระวางโทษ", "มีความผิด…")."""
+    sanction = _TH_SANCTION_RE.search(text, start, end)
+    return sanction.start() if sanction else end
+
+
+def _near_cue(text: str, start: int, at: int) -> bool:
+    before = text[max(start, at - 64) : at]
+    stops = list(_TH_LOOSE_STOP_RE.finditer(before))
+    if stops:
+        before = before[stops[-1].end() :]
+    return _TH_NEAR_CUE_RE.search(before) is not None and _TH_APPOINTED_RE.search(before) is None
+
+
+def _after_cue(text: str, at: int, end: int) -> bool:
+    match = _TH_AFTER_CUE_RE.match(text, at, end)
+    return match is not None and _TH_LOOSE_STOP_RE.search(match.group(0)) is None
+
+
+def _listed_items_start(text: str, start: int, end: int) -> int | None:
+    """Where the items begin of a clause whose opening line says they are breached."""
+    first_line_end = text.find("\n", start, end)
+    if first_line_end == -1 or not _TH_LISTED_BREACHES_RE.search(text, start, first_line_end):
+        return None
+    return first_line_end
+
+
+def _list_item_triggers(text: str, start: int, end: int) -> list[int]:
+    """Where the items of a list opened by a breach verb ("contravened —") begin."""
+    out: list[int] = []
+    for opener in _EN_BREACH_OPENS_LIST_RE.finditer(text, start, end):
+        pos = opener.end()
+        while pos < end:
+            line_start = text.find("\n", pos)
+            if line_start == -1 or line_start >= end:
+                break
+            item = _EN_ITEM_RE.match(text, line_start + 1)
+            if item is None:
+                break
+            out.append(item.end())
+            pos = item.end()
+    return out
+
+
 def _breached_ja(text: str, at: int) -> bool:
     """Whether the article cited just before `at` is breached: the rest of its list, then
-    "の規定に違反" (or an order, report or filing under it not obeyed)."""
+    "の規定に違反" (or an order, report or filing under it not obeyed), or the fine of a
+    company's liability for it."""
     while more := _JA_LIST_MORE_RE.match(text, at):
         at = more.end()
     return _JA_BREACH_AFTER_RE.match(text, at) is not None
@@ -166,29 +360,89 @@ def _is_gap(text: str, begin: int, end: int) -> bool:
     return match is not None
 
 
-def _loosely_after_trigger(text: str, triggers: list[int], at: int, chain_end: int | None) -> bool:
-    """ "ไม่ปฏิบัติตามคำสั่ง…ตามมาตรา ๗๕": the first citation after a trigger that was not
-    itself followed by a citation, within a short window and with "ตาม" right before it."""
-    if not text[max(0, at - 3) : at].endswith("ตาม"):
+def _loosely_after_trigger(
+    text: str, triggers: list[int], at: int, chain_end: int | None, english: bool
+) -> bool:
+    """ "ไม่ปฏิบัติตามคำสั่ง…ตามมาตรา ๗๕", "non-compliance with an order … referred to in
+    Article 58(2)": the first citation after a trigger that was not itself followed by a
+    citation, within a short window, introduced by "ตาม" / "under" and not a person
+    appointed under it."""
+    before = text[max(0, at - 40) : at]
+    intro = _EN_LOOSE_INTRO_RE if english else _TH_LOOSE_INTRO_RE
+    if not intro.search(before) or (not english and _TH_APPOINTED_RE.search(before)):
         return False
+    stop = _EN_LOOSE_STOP_RE if english else _TH_LOOSE_STOP_RE
     for trigger in triggers:
         if trigger < at <= trigger + _LOOSE_BREACH_WINDOW and (
             chain_end is None or chain_end < trigger
         ):
-            between = text[trigger:at]
-            if "มาตรา" not in between and "\n" not in between and "ระวางโทษ" not in between:
+            if stop.search(text, trigger, at) is None:
                 return True
     return False
 
 
+def _division_breaches(section: Section, start: int, end: int, law: Law) -> list[str]:
+    """Sections of the divisions a clause says are breached, those that lay down a duty and
+    prescribe no penalty themselves."""
+    text = section.text
+    keys: list[str] = []
+    if law.language == "en":
+        for at in [m.end() for m in _EN_BREACH_RE.finditer(text, start, end)] + (
+            _list_item_triggers(text, start, end)
+        ):
+            match = _EN_DIVISION_RE.match(text, at)
+            if match is not None:
+                numbers = re.split(r",\s(?:or\s|and\s)?|\sor\s|\sand\s", match["list"])
+                keys += [_division_key(law, n) for n in numbers]
+    elif law.language == "ja":
+        for match in _JA_DIVISION_RE.finditer(text, start, end):
+            keys.append(
+                _division_key(law, str(parse_kanji_number(match["num"])))
+                if match["num"]
+                else section.chapter_key
+            )
+    else:
+        for match in _TH_DIVISION_RE.finditer(text, start, end):
+            kind = "chapter" if match["kind"] == "หมวด" else "part"
+            own = section.chapter_key if kind == "chapter" else section.part_key
+            number = thai_to_arabic_digits(match["num"])
+            keys.append(own if match["num"] == "นี้" else _division_key(law, number, kind))
+    wanted = {k for k in keys if k}
+    duty = _DUTY_RE.get(law.language, _DUTY_RE["th"])
+    # A section that carries its own sanction is an offence of its own, not one of the
+    # duties the division's penalty covers (SG PDPA s.48J(2): not for breaches that are
+    # offences).
+    return [
+        s.key
+        for s in sorted(law.sections, key=lambda s: s.order)
+        if (s.chapter_key in wanted or s.part_key in wanted)
+        and s.key != section.key
+        and duty.search(s.text)
+        and not _PENALTY_RE.search(s.text)
+    ]
+
+
+def _division_key(law: Law, number: str, kind: str = "chapter") -> str | None:
+    roman = _ROMAN.get(number.upper())
+    for division in law.divisions:
+        if division.kind == kind and division.number in (number, roman):
+            return division.key
+    return None
+
+
+_ROMAN = {r: str(i) for i, r in enumerate("I II III IV V VI VII VIII IX X XI XII".split(), 1)}
+
+
 def _clause_groups(text: str, language: str) -> list[tuple[int, int]]:
-    """Offsets of paragraphs, each with the clause lines that belong to it."""
+    """Offsets of paragraphs, each with the clause lines that belong to it: an EU
+    paragraph "1." or a common-law subsection "(1)", "(1A)" opens one, its points "(a)",
+    "(i)" stay in it."""
     groups: list[tuple[int, int]] = []
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
         if language == "en":
-            starts_group = bool(re.match(r"^\d{1,3}\.\s", stripped))
+            starts_group = bool(re.match(r"^(?:\d{1,3}\.|\(\d{1,3}[A-Z]{0,2}\))\s", stripped))
         elif language == "ja":  # items "1. …" belong to the paragraph above them
             starts_group = bool(stripped) and not re.match(r"^\d{1,3}\.\s", stripped)
         else:

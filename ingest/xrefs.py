@@ -123,7 +123,8 @@ _EN_OTHER_LAW_RE = re.compile(
     r"\s(?:No\s)?\d{2,4}/\d{1,4}(?:/[A-Z]{2,3})?|(?:Regulation|Directive)\s(?:No\s)?\d{2,4}/\d{1,4}"
     r"(?:/[A-Z]{2,3})?|Charter(?:\sof\sFundamental\sRights(?:\sof\sthe\sEuropean\sUnion)?)?|TFEU|TEU"
     r"|Treaty\son\s(?:the\s)?(?:Functioning\sof\sthe\s)?European\sUnion"
-    r"|[A-Z][A-Za-z]{1,20}(?:\s(?:[A-Z][A-Za-z]{1,20}|of|and|the|on)){0,8}\sAct(?:\s\d{4})?)"
+    r"|[A-Z][A-Za-z]{1,20}(?:\s(?:[A-Z][A-Za-z]{1,20}|\([A-Z][a-z]{1,20}(?:\sNo\.?\s?\d{1,2})?\)|of"
+    r"|and|the|on)){0,8}\sAct(?:\s\d{4})?)"
 )
 _EN_TREATY_SUFFIX_RE = re.compile(r"\s(?P<name>TFEU|TEU)\b")
 
