@@ -18,8 +18,9 @@ Singapore PDPA, Japan's APPI and each NitiBench law) it builds the graph the way
   The share is linked / (linked + open); `strict` is linked / all penalty provisions.
 - `sanction clauses outside`: lines with a sanction word (a broad list, independent of the
   rules) that no Penalty node covers, as a check on what the penalty rule does not see.
-- definitions: Definition nodes, DEFINES and USES_TERM edges, and sections that hold a
-  definition phrase ("หมายความว่า", "means", "「…」とは") against those with a DEFINES edge.
+- definitions: Definition nodes, DEFINES and USES_TERM edges, and sections that hold any
+  definition wording ("หมายความว่า", "'x' means", "「…」とは"; an upper bound) against those
+  with a DEFINES edge.
 - exemptions: Exemption nodes by kind, GRANTS_EXEMPTION and EXEMPTS_FROM edges.
 
     python bench/bench_edges.py                         # the table
@@ -74,7 +75,13 @@ _SANCTION_RE = re.compile(
 # A Japanese parenthetical note ("（…第百八十四条第一項において同じ。）": the same in art.
 # 184(1)) says where a term applies, not what is punished.
 _NOTE_RE = re.compile(r"（[^（）]*(?:（[^（）]*）[^（）]*)*）")
-_DEFINITION_RE = re.compile(r"หมายความว่า|หมายถึง|\bmeans\b|」とは")
+# Any definition wording at all, so the count is an upper bound: Thai paragraph-level
+# explanations ("ค่าสินไหมทดแทนตามวรรคหนึ่ง ให้หมายความรวมถึง …") count here, and the rules
+# leave them out on purpose.
+_DEFINITION_RE = re.compile(
+    r"หมายความว่า|หมายถึง|หมายความถึง|หมายความรวมถึง|[’'\"”],?\s(?:[^’'\"”\n]{0,40}?\s)?"
+    r"(?:means|includes)\b|」とは"
+)
 
 
 @dataclass
@@ -219,7 +226,8 @@ def _print_table(rows: list[LawRow]) -> None:
     print(
         "| law | penalty provisions | linked | open | absent | self | share | strict "
         "| PENALIZES | sanction lines outside | Definition | DEFINES | USES_TERM "
-        "| sections with a definition phrase / with DEFINES | Exemption (except / not_apply) "
+        "| sections with a definition phrase / with DEFINES "
+        "| Exemption (except / not_apply / exempt) "
         "| GRANTS_EXEMPTION | EXEMPTS_FROM |"
     )
     print("|" + "---|" * 17)
@@ -230,7 +238,8 @@ def _print_table(rows: list[LawRow]) -> None:
             f"| {r.sanction_outside} | {r.definitions} | {r.defines} | {r.uses_term} "
             f"| {r.definition_sections} / {r.defining_sections} "
             f"| {sum(r.exemptions.values())} ({r.exemptions['except']} / "
-            f"{r.exemptions['not_apply']}) | {r.grants} | {r.exempts_from} |"
+            f"{r.exemptions['not_apply']} / {r.exemptions['exempt']}) | {r.grants} "
+            f"| {r.exempts_from} |"
         )
 
 

@@ -319,7 +319,12 @@ class _Builder:
             self.node(
                 NodeLabel.DEFINITION,
                 definition.key,
-                {"term": definition.term, "text": definition.text, "section": definition.section},
+                {
+                    "term": definition.term,
+                    "text": definition.text,
+                    "section": definition.section,
+                    "scope": definition.scope,
+                },
             )
         for section_key, definition_key in defining_sections(self.law, definitions):
             self.edge(

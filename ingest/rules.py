@@ -385,7 +385,7 @@ def _division_breaches(section: Section, start: int, end: int, law: Law) -> list
     """Sections of the divisions a clause says are breached, those that lay down a duty and
     prescribe no penalty themselves."""
     text = section.text
-    keys: list[str] = []
+    keys: list[str | None] = []
     if law.language == "en":
         for at in [m.end() for m in _EN_BREACH_RE.finditer(text, start, end)] + (
             _list_item_triggers(text, start, end)
@@ -457,15 +457,54 @@ def _clause_groups(text: str, language: str) -> list[tuple[int, int]]:
 
 # --- definitions --------------------------------------------------------------------------
 
+_TH_DEFINES = r"(?:ท่าน)?(?:ให้)?(?:หมายความว่า|หมายความรวมถึง|หมายความถึง|หมายถึง)"
+# “ข้อมูลส่วนบุคคล” หมายความว่า …; คำว่า “ผู้รับประกันภัย” ท่านหมายความว่า …; คำว่า “ตลาด
+# หลักทรัพย์” ตามวรรคหนึ่งและที่จะกล่าวต่อไปในส่วนนี้ให้หมายความรวมถึง …; and the older
+# unquoted style that opens a line: "ทรัพย์ หมายความว่า วัตถุมีรูปร่าง" (Civil and Commercial
+# Code). A term qualified by a paragraph ("ข้อมูลชีวภาพตามวรรคหนึ่งให้หมายถึง …") only explains
+# a word of its own section and is not taken.
 _TH_DEFINITION_RE = re.compile(
-    r"[“\"](?P<term>[^”\"\n]{1,80})[”\"][ \t\u00a0]{0,3}(?:ให้)?(?:หมายความว่า|หมายความรวมถึง|หมายถึง)"
-    r"[ \t\u00a0]{0,3}(?P<text>[^\n]{0,2000})"
+    rf"(?:คำว่า[ \t\u00a0]?[“\"](?P<qterm>[^”\"\n]{{1,80}})[”\"][^“”\"\n]{{0,80}}?{_TH_DEFINES}"
+    rf"|[“\"](?P<term>[^”\"\n]{{1,80}})[”\"][ \t\u00a0]{{0,3}}{_TH_DEFINES}"
+    rf"|^(?P<bare>(?:(?!ตาม)[ก-๛]){{2,30}})[ \t\u00a0]+(?:ท่าน)?หมายความว่า)"
+    r"[ \t\u00a0]{0,3}(?P<text>[^\n]{0,2000})",
+    re.MULTILINE,
 )
 _EN_DEFINITION_RE = re.compile(
-    r"[‘'\"“](?P<term>[^’'\"”\n]{1,60})[’'\"”](?:[ \t\u00a0][^‘’'\"“”\n]{1,40}?)?"
+    r"[‘'\"“](?P<term>[^’'\"”\n]{1,60})[’'\"”](?:,?[ \t\u00a0][^‘’'\"“”\n]{1,40}?)?,?"
     r"[ \t\u00a0]{1,3}(?:means|includes|shall\smean)\b"
-    r"[ \t\u00a0]{0,3}(?P<text>[^\n]{0,2000})"
+    # flattened text runs the next definition on: "…; “Authority” means …"
+    r"[ \t\u00a0]{0,3}(?P<text>[^\n]{0,2000}?)(?=;[ \t\u00a0]?(?:and[ \t\u00a0]|or[ \t\u00a0])?[‘'\"“]|\n|$)"
 )
+# この法律において「個人情報」とは、生存する個人に関する情報であって、…をいう。
+_JA_DEFINITION_RE = re.compile(
+    r"「(?P<term>[^「」\n]{1,40})」とは、?(?P<text>[^\n]{0,2000}?(?:をいう。|。))"
+)
+_DEFINITION_RES = {"en": _EN_DEFINITION_RE, "ja": _JA_DEFINITION_RE}
+# How far a definition reaches, from the words before it: "ในหมวดนี้" / "In this Part" /
+# "この章において" (its chapter or part), "ในมาตรานี้" / "In this section" (its section), else
+# the whole law ("ในพระราชบัญญัตินี้", "For the purposes of this Regulation", "この法律において").
+_SCOPE_RES = {
+    "th": re.compile(
+        r"(?:ใน|เพื่อประโยชน์แห่ง)(?P<d>หมวด|ส่วน|ลักษณะ|มาตรา|พระราชบัญญัติ|พระราชกำหนด|ประมวล"
+        r"[ก-๛]{0,16}?|กฎหมาย)นี้"
+    ),
+    "en": re.compile(
+        r"\b(?:[Ii]n|[Ff]or\sthe\spurposes?\sof)\sthis\s(?P<d>Act|Regulation|Directive|Ordinance"
+        r"|Code|Part|Division|Chapter|Title|section|subsection|Article|paragraph)\b"
+    ),
+    "ja": re.compile(
+        rf"この(?P<d>法律|章|節|条|項)(?P<more>(?:(?:、|及び)第{KANJI_NUMERAL}章"
+        rf"(?:から第{KANJI_NUMERAL}章まで)?)*)において"
+    ),
+}
+_SCOPE_KIND = {
+    "หมวด": "chapter", "ลักษณะ": "chapter", "ส่วน": "part", "มาตรา": "section",
+    "Part": "chapter", "Chapter": "chapter", "Title": "chapter", "Division": "part",
+    "section": "section", "subsection": "section", "Article": "section",
+    "paragraph": "section", "章": "chapter", "節": "part", "条": "section", "項": "section",
+}  # fmt: skip
+_SCOPE_RANK = {"section": 0, "part": 1, "chapter": 2, "law": 3}
 
 
 @dataclass(frozen=True)
@@ -474,22 +513,31 @@ class Definition:
     term: str
     section: str  # key of the defining section
     text: str  # the definition itself
+    scope: str = "law"  # "law" | "chapter" | "part" | "section": where the definition holds
+    scope_keys: tuple[str, ...] = ()  # the chapters or parts, for "chapter" / "part"
 
 
 def find_definitions(law: Law) -> list[Definition]:
-    """Definitions in `law`, first definition of a term wins (later ones point at it)."""
+    """Definitions in `law`, first definition of a term wins (later ones point at it); a
+    term defined for several chapters or parts holds in all of them."""
     found: dict[str, Definition] = {}
-    pattern = _EN_DEFINITION_RE if law.language == "en" else _TH_DEFINITION_RE
     for section in sorted(law.sections, key=lambda s: s.order):
-        for match in pattern.finditer(section.text):
-            term = re.sub(r"\s+", " ", match["term"]).strip()
-            if len(term) < 2 or term in found:
+        for match in _definition_re(law).finditer(section.text):
+            term = _term(match)
+            if len(term) < 2:
+                continue
+            scope, keys = _definition_scope(section, match.start(), law)
+            first = found.get(term)
+            if first is not None:
+                found[term] = _widen(first, scope, keys)
                 continue
             found[term] = Definition(
                 key=node_key(law.id, "def", term),
                 term=term,
                 section=section.key,
                 text=match["text"].strip().rstrip(";"),
+                scope=scope,
+                scope_keys=keys,
             )
     return list(found.values())
 
@@ -497,18 +545,63 @@ def find_definitions(law: Law) -> list[Definition]:
 def defining_sections(law: Law, definitions: list[Definition]) -> list[tuple[str, str]]:
     """(section key, definition key) for every section that defines a known term."""
     by_term = {d.term: d for d in definitions}
-    pattern = _EN_DEFINITION_RE if law.language == "en" else _TH_DEFINITION_RE
     pairs: list[tuple[str, str]] = []
     for section in law.sections:
-        for match in pattern.finditer(section.text):
-            definition = by_term.get(re.sub(r"\s+", " ", match["term"]).strip())
+        for match in _definition_re(law).finditer(section.text):
+            definition = by_term.get(_term(match))
             if definition is not None:
                 pairs.append((section.key, definition.key))
     return list(dict.fromkeys(pairs))
 
 
+def _definition_re(law: Law) -> re.Pattern[str]:
+    return _DEFINITION_RES.get(law.language, _TH_DEFINITION_RE)
+
+
+def _term(match: re.Match[str]) -> str:
+    groups = match.groupdict()
+    raw = groups.get("term") or groups.get("qterm") or groups.get("bare") or ""
+    return re.sub(r"\s+", " ", raw).strip()
+
+
+def _definition_scope(section: Section, at: int, law: Law) -> tuple[str, tuple[str, ...]]:
+    """The reach of a definition at `at`: the last scope phrase before it in its section."""
+    pattern = _SCOPE_RES.get(law.language, _SCOPE_RES["th"])
+    found = list(pattern.finditer(section.text, 0, at + 1))
+    kind = _SCOPE_KIND.get(found[-1]["d"], "law") if found else "law"
+    if kind == "chapter":
+        keys = [section.chapter_key]
+        more = found[-1].groupdict().get("more") or ""
+        keys += [_division_key(law, str(n)) for n in _kanji_chapters(more)]
+        return kind, tuple(k for k in dict.fromkeys(keys) if k)
+    if kind == "part":
+        return kind, (section.part_key,) if section.part_key else ()
+    return kind, ()
+
+
+def _kanji_chapters(text: str) -> list[int]:
+    """Chapter numbers in "、第六章及び第八章", "及び第六章から第八章まで"."""
+    numbers: list[int] = []
+    for match in re.finditer(rf"第({KANJI_NUMERAL})章(?:から第({KANJI_NUMERAL})章まで)?", text):
+        first = parse_kanji_number(match[1])
+        last = parse_kanji_number(match[2]) if match[2] else first
+        numbers += list(range(first, last + 1))
+    return numbers
+
+
+def _widen(definition: Definition, scope: str, keys: tuple[str, ...]) -> Definition:
+    if _SCOPE_RANK[scope] > _SCOPE_RANK[definition.scope]:
+        return replace(definition, scope=scope, scope_keys=keys)
+    if scope == definition.scope and scope in ("chapter", "part"):
+        merged = tuple(dict.fromkeys([*definition.scope_keys, *keys]))
+        return replace(definition, scope_keys=merged)
+    return definition
+
+
 def find_term_uses(law: Law, definitions: list[Definition]) -> list[tuple[str, str]]:
-    """(section key, definition key) for each section whose text uses a defined term."""
+    """(section key, definition key) for each section whose text uses a defined term where
+    the definition holds: the whole law, its chapters or parts (when the source has them),
+    or only its own section."""
     defining = {pair for pair in defining_sections(law, definitions)}
     ordered = sorted(definitions, key=lambda d: len(d.term), reverse=True)
     patterns = {d.key: _term_pattern(d.term, law.language) for d in ordered}
@@ -519,10 +612,18 @@ def find_term_uses(law: Law, definitions: list[Definition]) -> list[tuple[str, s
             pattern = patterns[definition.key]
             if pattern.search(text) is None:
                 continue
-            if (section.key, definition.key) not in defining:
+            if (section.key, definition.key) not in defining and _holds_in(definition, section):
                 uses.append((section.key, definition.key))
             text = pattern.sub(lambda m: "\u0000" * len(m.group(0)), text)  # mask longer terms
     return sorted(uses)
+
+
+def _holds_in(definition: Definition, section: Section) -> bool:
+    if definition.scope == "section":
+        return section.key == definition.section
+    if definition.scope in ("chapter", "part") and definition.scope_keys:
+        return bool({section.chapter_key, section.part_key} & set(definition.scope_keys))
+    return True  # the whole law, or a division the source does not mark
 
 
 def _term_pattern(term: str, language: str) -> re.Pattern[str]:
@@ -538,7 +639,31 @@ _TH_EXCEPT_RE = re.compile(r"เว้นแต่")
 _TH_NOT_APPLY_RE = re.compile(
     r"มิให้นำ[^\n]{0,80}?มาใช้บังคับ|ไม่ใช้บังคับ(?:แก่|กับ)|มิให้ใช้บังคับ(?:แก่|กับ)|ไม่อยู่ในบังคับ"
 )
+# "ได้รับยกเว้นไม่ต้องรวมคำนวณ…", "ให้ยกเว้นภาษี…": an exemption granted outright.
+_TH_EXEMPT_RE = re.compile(r"(?<!ที่)(?<!ซึ่ง)(?<!ที่ได้)ได้รับยกเว้น(?!ตาม)|ให้ยกเว้น")
 _EN_NOT_APPLY_RE = re.compile(r"\b(?:shall|does|do)\snot\sapply\b", re.IGNORECASE)
+# "By way of derogation from Article 9(1)", "derogations from the rights referred to in
+# Articles 15, 16, 18 and 21", "is exempt from section 13": the sections named after it.
+_EN_EXEMPT_RE = re.compile(
+    r"\b(?:by\sway\sof\sderogation\sfrom|(?:exemptions?\sor\s)?derogations?\sfrom"
+    r"|(?:is|are|shall\sbe)\sexempt(?:ed)?\sfrom)\b",
+    re.IGNORECASE,
+)
+_EN_EXCEPT_RE = re.compile(
+    r"\bexcept\s(?:where|when|if|in|as|for|to\sthe\sextent|that|with|on|by|under)\b"
+)
+_EN_OWN_PARAGRAPH_RE = re.compile(r"\b(?:[Ss]ubsections?\s\(\d|[Pp]aragraphs?\s\d)")
+# "第十七条の規定は、…については、適用しない", "前二項の規定は、次に掲げる場合については、適用
+# しない"; a proviso "ただし、…この限りでない" and "…場合を除き" are exceptions.
+_JA_NOT_APPLY_RE = re.compile(r"の規定は、[^。]{0,300}?適用しない")
+_JA_EXCEPT_RE = re.compile(r"ただし、[^。]{0,300}?この限りでない|(?:場合|とき|もの)を除き")
+_JA_EXEMPT_LIST_RE = re.compile(
+    rf"(?:(?:又は|若しくは|及び|並びに|、|から)(?:第{KANJI_NUMERAL}(?:条|項|号|節|章)|前条|同条)+|まで"
+    rf"|第{KANJI_NUMERAL}(?:項|号))"
+)
+_JA_OWN_PARAGRAPH_RE = re.compile(
+    rf"(?:前(?:{KANJI_NUMERAL})?項|前各項|同項|第{KANJI_NUMERAL}項)の規定は、"
+)
 _TH_OWN_PARAGRAPH_RE = re.compile(r"ความในวรรค(?P<w>หนึ่ง|สอง|สาม|สี่|ห้า|หก)")
 _EXEMPTION_MAX_CHARS = 600
 _OPENS_LIST_RE = re.compile(r"(?:เว้นแต่|ดังต่อไปนี้|ต่อไปนี้|:)\s*$")
@@ -549,7 +674,7 @@ class Exemption:
     key: str  # "<law>:ex:<section number>:<i>"
     section: str  # key of the section that grants it
     index: int
-    kind: str  # "except" | "not_apply"
+    kind: str  # "except" | "not_apply" | "exempt"
     text: str  # the clause
     span: tuple[int, int]
     exempts_from: tuple[str, ...]  # keys of the sections it carves out of, where named
@@ -558,27 +683,12 @@ class Exemption:
 def find_exemptions(section: Section, law: Law, resolutions: list[Resolution]) -> list[Exemption]:
     """Exemption clauses of `section`, in text order."""
     text = section.text
-    found: list[tuple[int, int, str, tuple[str, ...]]] = []
     if law.language == "en":
-        for match in _EN_NOT_APPLY_RE.finditer(text):
-            begin = _sentence_start_en(text, match.start())
-            end = _sentence_end_en(text, match.end())
-            found.append(
-                (begin, end, "not_apply", _named_before(resolutions, begin, match.start()))
-            )
+        found = _exemptions_en(section, law, resolutions)
+    elif law.language == "ja":
+        found = _exemptions_ja(section, law, resolutions)
     else:
-        for match in _TH_NOT_APPLY_RE.finditer(text):
-            begin = text.rfind("\n", 0, match.start()) + 1
-            end = _clause_end_th(text, match.end())
-            named = _named_before(resolutions, begin, match.start())
-            own = _TH_OWN_PARAGRAPH_RE.search(text, begin, match.start())
-            if not named and own is not None:
-                named = (section.key,)
-            found.append((begin, end, "not_apply", named))
-        for match in _TH_EXCEPT_RE.finditer(text):
-            if any(b <= match.start() < e for b, e, _, _ in found):
-                continue
-            found.append((match.start(), _clause_end_th(text, match.end()), "except", ()))
+        found = _exemptions_th(section, law, resolutions)
     found.sort()
     out: list[Exemption] = []
     for begin, end, kind, named in found:
@@ -595,6 +705,154 @@ def find_exemptions(section: Section, law: Law, resolutions: list[Resolution]) -
             )
         )
     return out
+
+
+_Found = list[tuple[int, int, str, tuple[str, ...]]]
+
+
+def _exemptions_en(section: Section, law: Law, resolutions: list[Resolution]) -> _Found:
+    text = section.text
+    found: _Found = []
+    for match in _EN_NOT_APPLY_RE.finditer(text):
+        begin = _sentence_start_en(text, match.start())
+        end = _sentence_end_en(text, match.end())
+        named = _named_before(resolutions, begin, match.start())
+        named += _exempted_divisions(section, law, text[begin : match.start()])
+        if not named and _EN_OWN_PARAGRAPH_RE.search(text, begin, match.start()):
+            named = (section.key,)
+        found.append((begin, end, "not_apply", named))
+    for match in _EN_EXEMPT_RE.finditer(text):
+        if _inside(found, match.start()):
+            continue
+        begin = _sentence_start_en(text, match.start())
+        end = _sentence_end_en(text, match.end())
+        named = _named_after(resolutions, match.end(), end)
+        if not named and _EN_OWN_PARAGRAPH_RE.match(text, match.end() + 1):
+            named = (section.key,)  # "By derogation from paragraph 1, …"
+        found.append((begin, end, "exempt", named))
+    for match in _EN_EXCEPT_RE.finditer(text):
+        if not _inside(found, match.start()):
+            found.append((match.start(), _sentence_end_en(text, match.end()), "except", ()))
+    return found
+
+
+def _exemptions_ja(section: Section, law: Law, resolutions: list[Resolution]) -> _Found:
+    text = section.text
+    found: _Found = []
+    for match in _JA_NOT_APPLY_RE.finditer(text):
+        begin = _sentence_start_ja(text, match.start())
+        named = tuple(
+            t
+            for r in resolutions
+            if begin <= r.citation.span[0] < match.start()
+            and _ja_list_end(text, r.citation.span[1]) == match.start()
+            and (t := r.target) is not None
+        )
+        named += _exempted_divisions(section, law, text[begin : match.start()])
+        if not named and _JA_OWN_PARAGRAPH_RE.search(text, begin, match.start() + 5):
+            named = (section.key,)
+        found.append((begin, match.end(), "not_apply", named))
+    for match in _JA_EXCEPT_RE.finditer(text):
+        if _inside(found, match.start()):
+            continue
+        proviso = match.group(0).startswith("ただし")
+        begin = match.start() if proviso else _sentence_start_ja(text, match.start())
+        end = text.find("。", match.end())
+        found.append((begin, len(text) if end == -1 else end + 1, "except", ()))
+    return found
+
+
+def _exemptions_th(section: Section, law: Law, resolutions: list[Resolution]) -> _Found:
+    text = section.text
+    found: _Found = []
+    for match in _TH_NOT_APPLY_RE.finditer(text):
+        begin = text.rfind("\n", 0, match.start()) + 1
+        end = _clause_end_th(text, match.end())
+        named = _named_before(resolutions, begin, match.start())
+        named += _exempted_divisions(section, law, text[begin : match.end()])
+        own = _TH_OWN_PARAGRAPH_RE.search(text, begin, match.start())
+        if not named and own is not None:
+            named = (section.key,)
+        found.append((begin, end, "not_apply", named))
+    for match in _TH_EXCEPT_RE.finditer(text):
+        if not _inside(found, match.start()):
+            found.append((match.start(), _clause_end_th(text, match.end()), "except", ()))
+    for match in _TH_EXEMPT_RE.finditer(text):
+        if not _inside(found, match.start()):
+            begin = text.rfind("\n", 0, match.start()) + 1
+            end = _clause_end_th(text, match.end())
+            # "…โดยได้รับยกเว้นไม่ต้องปฏิบัติตามมาตรา ๒๘"
+            found.append((begin, end, "exempt", _named_after(resolutions, match.end(), end)))
+    return found
+
+
+def _ja_list_end(text: str, at: int) -> int:
+    """Where the list of articles that goes on at `at` ends: "、第二十六条及び第三十二条
+    から第三十九条まで", notes "（…）" included, so that "の規定は" can be looked for there."""
+    while True:
+        if text.startswith("（", at):
+            at = _ja_note_end(text, at)
+            continue
+        more = _JA_EXEMPT_LIST_RE.match(text, at)
+        if more is None:
+            return at
+        at = more.end()
+
+
+def _ja_note_end(text: str, at: int) -> int:
+    depth = 0
+    for i in range(at, len(text)):
+        if text[i] == "（":
+            depth += 1
+        elif text[i] == "）":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return len(text)
+
+
+def _exempted_divisions(section: Section, law: Law, clause: str) -> tuple[str, ...]:
+    """Every section of the divisions a "does not apply" clause names: "Parts 3, 4, 5, 6
+    and 6A do not apply to business contact information", "この章の規定は、…適用しない",
+    "บทบัญญัติในหมวด ๒ … ไม่ใช้บังคับแก่ …"."""
+    keys: list[str | None] = []
+    if law.language == "en":
+        for match in _EN_DIVISION_RE.finditer(clause):
+            numbers = re.split(r",\s(?:or\s|and\s)?|\sor\s|\sand\s", match["list"])
+            keys += [_division_key(law, n) for n in numbers]
+    elif law.language == "ja":
+        # "この章（第一節、…を除く。）": a carve-out of the chapter this rule does not read
+        for match in re.finditer(rf"(?:この|第({KANJI_NUMERAL}))章(?!（)", clause):
+            own = section.chapter_key
+            keys.append(_division_key(law, str(parse_kanji_number(match[1]))) if match[1] else own)
+    else:
+        for match in re.finditer(
+            r"(?P<kind>หมวด|ส่วนที่)[ \t\u00a0]?(?P<num>[0-9๐-๙]{1,3}|นี้)", clause
+        ):
+            kind = "chapter" if match["kind"] == "หมวด" else "part"
+            own = section.chapter_key if kind == "chapter" else section.part_key
+            number = thai_to_arabic_digits(match["num"])
+            keys.append(own if match["num"] == "นี้" else _division_key(law, number, kind))
+    wanted = {k for k in keys if k}
+    return tuple(
+        s.key
+        for s in sorted(law.sections, key=lambda s: s.order)
+        if (s.chapter_key in wanted or s.part_key in wanted) and s.key != section.key
+    )
+
+
+def _inside(found: list[tuple[int, int, str, tuple[str, ...]]], at: int) -> bool:
+    return any(begin <= at < end for begin, end, _, _ in found)
+
+
+def _named_after(resolutions: list[Resolution], begin: int, end: int) -> tuple[str, ...]:
+    """The sections cited shortly after `begin` and before `end`: a derogation's own list
+    ("derogations from the rights referred to in Articles 15, 16, 18 and 21")."""
+    return tuple(
+        r.target
+        for r in resolutions
+        if r.target is not None and begin <= r.citation.span[0] < min(end, begin + 80)
+    )
 
 
 def _named_before(resolutions: list[Resolution], begin: int, end: int) -> tuple[str, ...]:
@@ -619,6 +877,20 @@ def _clause_end_th(text: str, at: int) -> int:
             pos = nxt
         end = pos
     return min(end, at + _EXEMPTION_MAX_CHARS)
+
+
+def _sentence_start_ja(text: str, at: int) -> int:
+    """After the last "。" or line break before `at` outside a parenthetical "（…。）"."""
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        char = text[i]
+        if char == "）":
+            depth += 1
+        elif char == "（":
+            depth = max(0, depth - 1)
+        elif depth == 0 and char in "。\n":
+            return i + 1
+    return 0
 
 
 def _sentence_start_en(text: str, at: int) -> int:

@@ -169,7 +169,7 @@ def extract_citations(
     """
     text = section.text
     if law.language == "ja":
-        found = _japanese_citations(section)
+        found = _japanese_citations(section, law)
     elif law.language == "en" or not re.search(r"มาตรา", text):
         found = _english_citations(section, law, corpus)
     else:
@@ -594,16 +594,31 @@ _JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")
 _JA_LIST_GAP_RE = re.compile(r"^(?:、|及び|並びに|又は|若しくは|から|まで|第\S{1,4}[項号])*$")
 
 
-def _japanese_citations(section: Section) -> list[Citation]:
+def _japanese_citations(section: Section, law: Law) -> list[Citation]:
     """Articles of the same law ("第二十七条第一項第二号" -> 27, paragraph 1, item 2). An
     article right after another law's name or number belongs to that law, and so do the
     articles listed after it; those are left out, as are branch articles ("第八条の二"),
-    which have no section of their own in the corpus."""
+    which have no section of their own in the corpus. A range ("第三十二条から第三十九条
+    まで") cites the articles between its ends too."""
     text = section.text
     out: list[Citation] = []
     external = False
     previous_end = -1
     for match in _JA_ARTICLE_RE.finditer(text):
+        ranged = (
+            out
+            and not external
+            and text[previous_end : match.start()] == "から"
+            and text.startswith("まで", match.end())
+        )
+        if ranged:
+            first, last = out[-1].section, str(parse_kanji_number(match["num"]))
+            span = (out[-1].span[0], match.end())
+            out.extend(
+                Citation(source=section.key, law=None, section=number, span=span,
+                         text=text[span[0] : span[1]])
+                for number in _expand_range(first, last, law, None, None, None)[1:-1]
+            )  # fmt: skip
         before = text[max(0, match.start() - 8) : match.start()]
         continues = previous_end >= 0 and _JA_LIST_GAP_RE.match(text[previous_end : match.start()])
         if _JA_OTHER_LAW_BEFORE_RE.search(before):
