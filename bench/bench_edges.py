@@ -15,7 +15,10 @@ Singapore PDPA, Japan's APPI and each NitiBench law) it builds the graph the way
   - `self`: its clause cites no other provision (a Japanese parenthetical note, "（…第百八十四
     条第一項において同じ。）", does not count): the punished conduct is written in the clause
     itself (a self-contained offence) or in another paragraph of its own section.
-  The share is linked / (linked + open); `strict` is linked / all penalty provisions.
+  The share is linked / (linked + open); `share, reviewed` leaves out of that denominator
+  the open provisions read by hand and found to name no duty (`bench/edges_reviewed.json`,
+  each with its reason; a provision not listed there counts); `strict` is linked / all
+  penalty provisions.
 - `sanction clauses outside`: lines with a sanction word (a broad list, independent of the
   rules) that no Penalty node covers, as a check on what the penalty rule does not see.
 - definitions: Definition nodes, DEFINES and USES_TERM edges, and sections that hold any
@@ -72,6 +75,7 @@ _SANCTION_RE = re.compile(
     r"罰金|過料|拘禁刑|懲役|禁錮|処する|科する",
     re.IGNORECASE,
 )
+REVIEWED = Path(__file__).resolve().parent / "edges_reviewed.json"
 # A Japanese parenthetical note ("（…第百八十四条第一項において同じ。）": the same in art.
 # 184(1)) says where a term applies, not what is punished.
 _NOTE_RE = re.compile(r"（[^（）]*(?:（[^（）]*）[^（）]*)*）")
@@ -92,6 +96,7 @@ class LawRow:
     penalties: int = 0
     linked: int = 0
     open: int = 0
+    no_duty: int = 0  # open, and read by hand: its citations name no duty
     absent: int = 0
     self_contained: int = 0
     penalizes: int = 0
@@ -113,6 +118,11 @@ class LawRow:
         return self.linked / denominator if denominator else None
 
     @property
+    def reviewed(self) -> float | None:
+        denominator = self.linked + self.open - self.no_duty
+        return self.linked / denominator if denominator else None
+
+    @property
     def strict(self) -> float | None:
         return self.linked / self.penalties if self.penalties else None
 
@@ -120,6 +130,7 @@ class LawRow:
         row = {k: v for k, v in self.__dict__.items() if not k.endswith("_items")}
         row["exemptions"] = dict(self.exemptions)
         row["share"] = self.share
+        row["reviewed"] = self.reviewed
         row["strict"] = self.strict
         return row
 
@@ -127,6 +138,7 @@ class LawRow:
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     rng = random.Random(args.seed)
+    reviewed = reviewed_verdicts()
     rows: list[LawRow] = []
     for group, paths in GROUPS.items():
         if args.group and group not in args.group.split(","):
@@ -137,8 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.law and args.law not in law.id:
                 continue
             graph = build_graph(law, corpus)
-            resolutions = {s.key: _resolutions(s, law, corpus) for s in law.sections}
-            row = measure(law, graph, resolutions, group)
+            resolutions = {s.key: resolutions_of(s, law, corpus) for s in law.sections}
+            row = measure(law, graph, resolutions, group, reviewed)
             rows.append(row)
             if args.open:
                 _print_open(row)
@@ -152,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def measure(
-    law: Law, graph: LawGraph, resolutions: dict[str, list[Resolution]], group: str
+    law: Law,
+    graph: LawGraph,
+    resolutions: dict[str, list[Resolution]],
+    group: str,
+    reviewed: dict[str, str] | None = None,
 ) -> LawRow:
     row = LawRow(law=law.id, title=law.title, group=group)
     sections = {s.key: s for s in law.sections}
@@ -174,8 +190,15 @@ def measure(
         cited = _cited_in(section, text, resolutions[section.key])
         if any(target is not None for target in cited):
             row.open += 1
+            verdict = (reviewed or {}).get(node.key, "not reviewed")
+            row.no_duty += verdict == "names no duty"
             row.open_items.append(
-                {"penalty": node.key, "cites": sorted({t for t in cited if t}), "text": text}
+                {
+                    "penalty": node.key,
+                    "cites": sorted({t for t in cited if t}),
+                    "verdict": verdict,
+                    "text": text,
+                }
             )
         elif cited:
             row.absent += 1
@@ -201,7 +224,12 @@ def measure(
     return row
 
 
-def _resolutions(section: Section, law: Law, corpus: CorpusIndex) -> list[Resolution]:
+def reviewed_verdicts() -> dict[str, str]:
+    data = json.loads(REVIEWED.read_text(encoding="utf-8"))
+    return {key: item["verdict"] for key, item in data["penalties"].items() if item}
+
+
+def resolutions_of(section: Section, law: Law, corpus: CorpusIndex) -> list[Resolution]:
     return [resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)]
 
 
@@ -224,17 +252,19 @@ def _cited_in(section: Section, clause: str, resolutions: list[Resolution]) -> l
 
 def _print_table(rows: list[LawRow]) -> None:
     print(
-        "| law | penalty provisions | linked | open | absent | self | share | strict "
+        "| law | penalty provisions | linked | open (of them: names no duty) | absent | self "
+        "| share | share, reviewed | strict "
         "| PENALIZES | sanction lines outside | Definition | DEFINES | USES_TERM "
         "| sections with a definition phrase / with DEFINES "
         "| Exemption (except / not_apply / exempt) "
         "| GRANTS_EXEMPTION | EXEMPTS_FROM |"
     )
-    print("|" + "---|" * 17)
+    print("|" + "---|" * 18)
     for r in rows:
         print(
-            f"| {_name(r)} | {r.penalties} | {r.linked} | {r.open} | {r.absent} "
-            f"| {r.self_contained} | {_pct(r.share)} | {_pct(r.strict)} | {r.penalizes} "
+            f"| {_name(r)} | {r.penalties} | {r.linked} | {r.open} ({r.no_duty}) | {r.absent} "
+            f"| {r.self_contained} | {_pct(r.share)} | {_pct(r.reviewed)} | {_pct(r.strict)} "
+            f"| {r.penalizes} "
             f"| {r.sanction_outside} | {r.definitions} | {r.defines} | {r.uses_term} "
             f"| {r.definition_sections} / {r.defining_sections} "
             f"| {sum(r.exemptions.values())} ({r.exemptions['except']} / "
@@ -256,7 +286,7 @@ def _print_open(row: LawRow) -> None:
     print(f"## {row.law}: {row.open} open, {row.sanction_outside} sanction lines outside")
     for item in row.open_items:
         text = re.sub(r"\s+", " ", item["text"])[:400]
-        print(f"  OPEN {item['penalty']} cites {item['cites']}\n     {text}")
+        print(f"  OPEN {item['penalty']} ({item['verdict']}) cites {item['cites']}\n     {text}")
     for line in row.outside_items:
         print(f"  OUTSIDE {line}")
 

@@ -97,12 +97,18 @@ _TH_LOOSE_BREACH_RE = re.compile(
 )
 # An order, duty or filing a section provides for, named right before it: "ที่สั่งการตาม
 # มาตรา ๒๕", "ประกาศที่ออกตามความในมาตรา …", "ซึ่งตนมีหน้าที่หักตามมาตรา ๔๕", "แบบ…ที่ยื่นไว้
-# ต่อสำนักงาน ก.ล.ต. ตามมาตรา ๑๙".
-# A verb after "ที่" / "ซึ่ง" (the order that was given, the filing that was made under it):
-# "ส่งหรือโอนข้อมูลส่วนบุคคลตามมาตรา ๒๖" only says which data, so the verb alone is no cue.
+# ต่อสำนักงาน ก.ล.ต. ตามมาตรา ๑๙". A verb after "ที่" / "ซึ่ง" (the order that was given, the
+# filing that was made under it): "ส่งหรือโอนข้อมูลส่วนบุคคลตามมาตรา ๒๖" only says which data,
+# so the verb alone is no cue.
+# "ออก" (issue) only for an order or a rule: "บริษัทที่ออกหลักทรัพย์ตามมาตรา ๓๒" is the
+# company that issued securities under it. The object between the verb and "ตาม" can be
+# long ("ในระหว่างที่สำนักงานสั่งระงับการมีผลใช้บังคับของแบบแสดงรายการข้อมูลการเสนอขาย
+# หลักทรัพย์และร่างหนังสือชี้ชวนตามมาตรา ๗๖": ~90 characters).
 _TH_NEAR_CUE_RE = re.compile(
-    r"(?:(?:ที่|ซึ่ง)[^\n]{0,24}?(?:สั่ง|ออก|กำหนด|ยื่น|ส่ง|แจ้ง|รายงาน|จัดทำ|เปิดเผย)|หน้าที่)"
-    r"[^\n]{0,36}(?:ตาม|ตามความใน)[ \t\u00a0]?$"
+    r"(?:(?:ที่|ซึ่ง)[^\n]{0,24}?(?:สั่ง|กำหนด|ยื่น|ส่ง|แจ้ง|รายงาน|จัดทำ|เปิดเผย)|หน้าที่"
+    r"|(?:ประกาศ|คำสั่ง|กฎกระทรวง|ระเบียบ|ข้อบังคับ|ข้อกำหนด|หลักเกณฑ์|หมายเรียก)[^\n]{0,30}?"
+    r"(?:ที่|ซึ่ง)(?:ได้)?ออก)"
+    r"[^\n]{0,100}(?:ตาม|ตามความใน)[ \t\u00a0]?$"
 )
 # After a section: the person it obliges failing to act ("บุคคลตามมาตรา ๙๑/๑๒ วรรคห้า
 # ละเลยไม่ดำเนินการ…", "…หรือพนักงานเจ้าหน้าที่ตามมาตรา ๑๕๘ ผู้ใดจงใจไม่ยื่นบัญชี…"), or what
@@ -307,7 +313,7 @@ def _conduct_end(text: str, start: int, end: int) -> int:
 
 
 def _near_cue(text: str, start: int, at: int) -> bool:
-    before = text[max(start, at - 64) : at]
+    before = text[max(start, at - 160) : at]
     stops = list(_TH_LOOSE_STOP_RE.finditer(before))
     if stops:
         before = before[stops[-1].end() :]
