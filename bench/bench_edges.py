@@ -137,7 +137,6 @@ class LawRow:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    rng = random.Random(args.seed)
     reviewed = reviewed_verdicts()
     rows: list[LawRow] = []
     for group, paths in GROUPS.items():
@@ -155,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.open:
                 _print_open(row)
             if args.sample:
+                # one generator per law, so a law's sample is the same with or without --law
+                rng = random.Random(f"{args.seed}:{law.id}")
                 _print_sample(law, graph, resolutions, args.sample, rng)
     if args.json:
         print(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1))

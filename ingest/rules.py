@@ -645,8 +645,12 @@ _TH_EXCEPT_RE = re.compile(r"เว้นแต่")
 _TH_NOT_APPLY_RE = re.compile(
     r"มิให้นำ[^\n]{0,80}?มาใช้บังคับ|ไม่ใช้บังคับ(?:แก่|กับ)|มิให้ใช้บังคับ(?:แก่|กับ)|ไม่อยู่ในบังคับ"
 )
-# "ได้รับยกเว้นไม่ต้องรวมคำนวณ…", "ให้ยกเว้นภาษี…": an exemption granted outright.
-_TH_EXEMPT_RE = re.compile(r"(?<!ที่)(?<!ซึ่ง)(?<!ที่ได้)ได้รับยกเว้น(?!ตาม)|ให้ยกเว้น")
+# An exemption granted outright: "ให้ยกเว้นภาษี…", "…อาจส่งหรือโอนข้อมูลไปยังต่างประเทศได้ โดย
+# ได้รับยกเว้นไม่ต้องปฏิบัติตามมาตรา ๒๘", "เงินได้…ประเภทต่อไปนี้ ได้รับยกเว้น…"; not one only
+# mentioned in a relative clause since the last space ("ข้อมูลส่วนบุคคลที่เก็บรวบรวมได้โดย
+# ได้รับยกเว้นไม่ต้องขอความยินยอม", "ที่ได้รับยกเว้นตามวรรคหนึ่ง"), unless that clause is the
+# grant itself ("ให้นิติบุคคลที่รับโอนหุ้นนั้นได้รับยกเว้นจากบทบัญญัติ…").
+_TH_EXEMPT_RE = re.compile(r"ให้ยกเว้น|ได้รับยกเว้น(?!ตาม)")
 _EN_NOT_APPLY_RE = re.compile(r"\b(?:shall|does|do)\snot\sapply\b", re.IGNORECASE)
 # "By way of derogation from Article 9(1)", "derogations from the rights referred to in
 # Articles 15, 16, 18 and 21", "is exempt from section 13": the sections named after it.
@@ -784,7 +788,7 @@ def _exemptions_th(section: Section, law: Law, resolutions: list[Resolution]) ->
         if not _inside(found, match.start()):
             found.append((match.start(), _clause_end_th(text, match.end()), "except", ()))
     for match in _TH_EXEMPT_RE.finditer(text):
-        if not _inside(found, match.start()):
+        if not _inside(found, match.start()) and not _mentioned_th(text, match.start()):
             begin = text.rfind("\n", 0, match.start()) + 1
             end = _clause_end_th(text, match.end())
             # "…โดยได้รับยกเว้นไม่ต้องปฏิบัติตามมาตรา ๒๘"
@@ -815,6 +819,14 @@ def _ja_note_end(text: str, at: int) -> int:
             if depth == 0:
                 return i + 1
     return len(text)
+
+
+def _mentioned_th(text: str, at: int) -> bool:
+    """Whether the exemption word at `at` sits in a relative clause ("ที่" / "ซึ่ง" since the
+    last space) that does not itself grant it ("ให้…")."""
+    chunk = re.split(r"\s", text[:at])[-1]
+    granting = chunk.startswith("ให้") or chunk.endswith("ให้")
+    return not granting and ("ที่" in chunk or "ซึ่ง" in chunk)
 
 
 def _exempted_divisions(section: Section, law: Law, clause: str) -> tuple[str, ...]:

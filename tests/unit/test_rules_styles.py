@@ -47,7 +47,11 @@ def _law(
         )
         for i, (n, t) in enumerate(texts.items(), start=1)
     ]
-    title = {"th": "พระราชบัญญัติทดสอบ พ.ศ. 2560", "en": "Test Act 2020", "ja": "個人情報の保護に関する法律"}
+    title = {
+        "th": "พระราชบัญญัติทดสอบ พ.ศ. 2560",
+        "en": "Test Act 2020",
+        "ja": "個人情報の保護に関する法律",
+    }
     return Law(
         id=law_id,
         title=title[language],
