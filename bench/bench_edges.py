@@ -30,9 +30,14 @@ Singapore PDPA, Japan's APPI and each NitiBench law) it builds the graph the way
     python bench/bench_edges.py --json                  # the same rows as JSON
     python bench/bench_edges.py --law sg-pdpa --open    # one law, with every open penalty
     python bench/bench_edges.py --sample 20 --seed 22   # 20 random PENALIZES edges per law
+    python bench/bench_edges.py --pool exempts:60       # 60 EXEMPTS_FROM edges, all laws
+    python bench/bench_edges.py --pool defines:60       # 60 Definition nodes, all laws
 
 `--sample` prints, per edge, the penalty clause's sentence that names the target and the
 target's cited paragraph (or its opening), for checking by hand (docs/edges-sample.md).
+`--pool KIND:N` draws N items from all laws together (seeded): for `exempts`, the exemption
+clause and the opening of the section it exempts from; for `defines`, the term, its scope
+and the definition's text.
 """
 
 from __future__ import annotations
@@ -139,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     reviewed = reviewed_verdicts()
     rows: list[LawRow] = []
+    pool: list[str] = []
+    pool_kind, _, pool_size = (args.pool or "").partition(":")
     for group, paths in GROUPS.items():
         if args.group and group not in args.group.split(","):
             continue
@@ -157,6 +164,15 @@ def main(argv: list[str] | None = None) -> int:
                 # one generator per law, so a law's sample is the same with or without --law
                 rng = random.Random(f"{args.seed}:{law.id}")
                 _print_sample(law, graph, resolutions, args.sample, rng)
+            if pool_kind:
+                pool.extend(_pool_items(law, graph, pool_kind))
+    if pool_kind:
+        rng = random.Random(f"{args.seed}:{pool_kind}")
+        chosen = sorted(rng.sample(pool, min(int(pool_size or 20), len(pool))))
+        print(f"## {len(chosen)} of {len(pool)} {pool_kind} items, seed {args.seed}")
+        for i, item in enumerate(chosen, start=1):
+            print(f"{i}. {item}")
+        return 0
     if args.json:
         print(json.dumps([r.as_json() for r in rows], ensure_ascii=False, indent=1))
     else:
@@ -325,6 +341,41 @@ def _print_sample(
             print(f"   target:  {_target_text(target, paragraph)}")
 
 
+def _pool_items(law: Law, graph: LawGraph, kind: str) -> list[str]:
+    """One printable item per EXEMPTS_FROM edge (`exempts`) or Definition node (`defines`)."""
+    sections = {s.key: s for s in law.sections}
+    items: list[str] = []
+    if kind == "exempts":
+        exemptions = {n.key: n for n in graph.nodes if n.label is NodeLabel.EXEMPTION}
+        for edge in graph.edges:
+            if edge.type is not RelType.EXEMPTS_FROM:
+                continue
+            node = exemptions[edge.source]
+            source = sections[str(node.props["section"])]
+            target = sections.get(edge.target)
+            clause = re.sub(r"\s+", " ", str(node.props["text"]))[:320]
+            label = target.label if target else edge.target
+            opening = _target_text(target, None, 160) if target else ""
+            items.append(
+                f"{law.id} {source.label} -> {label} ({node.props['kind']})\n"
+                f"   exemption: {clause}\n   target:    {opening}"
+            )
+    elif kind == "defines":
+        for node in graph.nodes:
+            if node.label is not NodeLabel.DEFINITION:
+                continue
+            source = sections.get(str(node.props["section"]))
+            text = re.sub(r"\s+", " ", str(node.props["text"]))[:240]
+            label = source.label if source else node.props["section"]
+            items.append(
+                f"{law.id} {label} defines 「{node.props['term']}」 "
+                f"(scope {node.props.get('scope')})\n   text: {text}"
+            )
+    else:
+        raise SystemExit(f"--pool: unknown kind {kind!r} (exempts or defines)")
+    return items
+
+
 def _sentence(text: str, span: tuple[int, int], before: int, after: int) -> str:
     begin = max(0, span[0] - before)
     end = min(len(text), span[1] + after)
@@ -347,6 +398,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--open", action="store_true", help="list open penalties")
     parser.add_argument("--sample", type=int, default=0, help="PENALIZES edges to print per law")
     parser.add_argument("--seed", type=int, default=22)
+    parser.add_argument("--pool", help="KIND:N, N items of exempts or defines over all laws")
     parser.add_argument("--json", action="store_true")
     return parser
 

@@ -533,6 +533,7 @@ def find_definitions(law: Law) -> list[Definition]:
             if len(term) < 2:
                 continue
             scope, keys = _definition_scope(section, match.start(), law)
+            text = _definition_text(section.text, match, law.language)
             first = found.get(term)
             if first is not None:
                 found[term] = _widen(first, scope, keys)
@@ -541,11 +542,115 @@ def find_definitions(law: Law) -> list[Definition]:
                 key=node_key(law.id, "def", term),
                 term=term,
                 section=section.key,
-                text=match["text"].strip().rstrip(";"),
+                text=text,
                 scope=scope,
                 scope_keys=keys,
             )
     return list(found.values())
+
+
+_DEFINITION_MAX_CHARS = 2000
+# A list item's marker: "(1)", "(a)", "(ก)", "（一）", "  1." (Japanese items as the
+# readers write them); its kind (digits, Latin or Thai letters) is what the list goes on
+# with, so that a subsection "(2)" after a definition's "(a)", "(b)" ends it.
+_LIST_MARKER_RE = re.compile(
+    r"[ \t\u00a0]*(?:[(（](?P<p>[^)）\s]{1,6})[)）]|(?P<n>[0-9０-９]{1,3})[.．])"
+)
+_JA_LIST_CUE_RE = re.compile(r"次に掲げる|次の各号")
+# The next definition starting inside a line: "…; “personal data” means …", "(6) “…” หมาย…"
+_NEXT_DEFINITION_RE = re.compile(
+    r";[ \t\u00a0]*(?:and[ \t\u00a0]|or[ \t\u00a0])?[‘“\"']"
+    r"|^[ \t\u00a0]*[‘“\"']"
+    r"|[“\"][^”\"\n]{1,80}[”\"][ \t\u00a0]{0,3}(?:ท่าน)?(?:ให้)?หมาย"
+    r"|「[^「」\n]{1,40}」とは"
+)
+# A definition's line that opens a list: nothing after "หมายความว่า", or "means —", "means:",
+# "…any of the following:", "…ในลักษณะดังต่อไปนี้", "…และให้หมายความรวมถึง", "…เว้นแต่", "…ซึ่ง".
+_OPENS_DEFINITION_LIST_RE = re.compile(
+    r"^$|[—–:]$|ดังต่อไปนี้|ต่อไปนี้$|รวมถึง$|เว้นแต่$|ซึ่ง$|หรือ$|\bthe\sfollowing:?$|\beither$"
+)
+
+
+def _definition_text(text: str, match: re.Match[str], language: str) -> str:
+    """A definition's text: the rest of its line, and the list that line opens ("“บริษัทลูก”
+    หมายความว่า\n(1) …\n(2) …", "‘main establishment’ means:\n\n(a)\n\nas regards …");
+    in Japanese the sentence up to its "。" outside brackets ("…政令で定めるもの（…「…」と
+    いう。）を…者をいう。"), and the items of "次に掲げる…をいう。"."""
+    begin = match.start("text")
+    if language == "ja":
+        end = _ja_sentence_end(text, begin)
+        lists = _JA_LIST_CUE_RE.search(text, begin, end) is not None
+    else:
+        end = match.end("text")
+        # the definition ends its line, and that line opens a list
+        lists = text[end : end + 1] in ("\n", "") and bool(
+            _OPENS_DEFINITION_LIST_RE.search(text[begin:end].strip())
+        )
+    if lists:
+        end = _list_end(text, end)
+    out = re.sub(r"[ \t\u00a0]*\n+[ \t\u00a0]*", " ", text[begin:end]).strip()
+    return out.rstrip(";").rstrip()[:_DEFINITION_MAX_CHARS]
+
+
+def _ja_sentence_end(text: str, at: int) -> int:
+    depth = 0
+    for i in range(at, len(text)):
+        ch = text[i]
+        if ch in "（「":
+            depth += 1
+        elif ch in "）」":
+            depth = max(0, depth - 1)
+        elif ch == "\n" or (ch == "。" and depth == 0):
+            return i + 1 if ch == "。" else i
+    return len(text)
+
+
+def _marker_kind(marker: re.Match[str]) -> str:
+    label = marker["p"] or marker["n"] or ""
+    if label.isdigit() or marker["n"]:
+        return "digit"
+    if re.fullmatch(r"[a-zA-Z]+", label):
+        return "latin"
+    return "other"  # Thai letters and digits, kanji numerals
+
+
+def _list_end(text: str, at: int) -> int:
+    """Past the items of the list that `at`'s line opens: lines with a marker of the first
+    item's kind, and the item text under a marker alone on its line ("(a)\n\nas regards …");
+    an item ends where the next definition starts in it ("(b) … in Singapore; “personal
+    data” means …"), and a line of anything else ends the list."""
+    line_end = text.find("\n", at)
+    if line_end == -1:
+        return at
+    pos, kind, bare_marker, last = line_end, "", False, line_end
+    while pos < len(text):
+        nxt = text.find("\n", pos + 1)
+        nxt = len(text) if nxt == -1 else nxt
+        line = text[pos + 1 : nxt]
+        if not line.strip():
+            pos = nxt
+            continue
+        marker = _LIST_MARKER_RE.match(line)
+        following = _NEXT_DEFINITION_RE.search(line, marker.end() if marker else 0)
+        if following is not None:
+            # an item up to it; none when the line is the next definition ("(2) “…” หมาย…",
+            # "この法律において「…」とは")
+            if marker is not None and line[marker.end() : following.start()].strip():
+                last = pos + 1 + following.start()
+            break
+        if marker is not None:
+            if kind and _marker_kind(marker) != kind:
+                break
+            kind = kind or _marker_kind(marker)
+            bare_marker = not line[marker.end() :].strip()
+            if bare_marker:
+                pos = nxt  # the item's text is on the next line; kept only with it
+                continue
+        elif not bare_marker:
+            break
+        bare_marker = False
+        pos = last = nxt
+    return at if last == line_end else last
 
 
 def defining_sections(law: Law, definitions: list[Definition]) -> list[tuple[str, str]]:
@@ -566,8 +671,15 @@ def _definition_re(law: Law) -> re.Pattern[str]:
 
 def _term(match: re.Match[str]) -> str:
     groups = match.groupdict()
-    raw = groups.get("term") or groups.get("qterm") or groups.get("bare") or ""
+    raw = groups.get("term") or groups.get("qterm") or ""
+    if not raw and groups.get("bare"):
+        # the Civil Code's framing of an unquoted term: "อันผู้ทรงนั้น หมายความว่า …"
+        framed = _TH_BARE_FRAME_RE.fullmatch(groups["bare"])
+        raw = framed.group(1) if framed else groups["bare"]
     return re.sub(r"\s+", " ", raw).strip()
+
+
+_TH_BARE_FRAME_RE = re.compile(r"อัน(?:ว่า)?([ก-๛]{2,}?)นั้น")
 
 
 def _definition_scope(section: Section, at: int, law: Law) -> tuple[str, tuple[str, ...]]:
@@ -778,9 +890,22 @@ def _exemptions_th(section: Section, law: Law, resolutions: list[Resolution]) ->
     for match in _TH_NOT_APPLY_RE.finditer(text):
         begin = text.rfind("\n", 0, match.start()) + 1
         end = _clause_end_th(text, match.end())
-        named = _named_before(resolutions, begin, match.start())
-        named += _exempted_divisions(section, law, text[begin : match.end()])
-        own = _TH_OWN_PARAGRAPH_RE.search(text, begin, match.start())
+        # Where the provisions that stop applying are named: inside "มิให้นำมาตรา ๔๖ มาใช้
+        # บังคับ", after "ไม่อยู่ในบังคับ(ต้องเสียภาษีตามหมวด ๔)" (nothing when it only
+        # describes: "ที่ไม่อยู่ในบังคับ…", "แม้ไม่อยู่ในบังคับ…"), and otherwise before the
+        # verb within its own clause ("ความในวรรคหนึ่งมิให้นำมาใช้บังคับ", "มาตรา ๕ … ไม่ใช้
+        # บังคับแก่", not the "ให้นำมาตรา ๖ … มาใช้บังคับ" that a "แต่" closes).
+        verb = match.group(0)
+        if verb.startswith("มิให้นำ") and verb[len("มิให้นำ") : -len("มาใช้บังคับ")].strip():
+            lo, hi = match.start(), match.end()
+        elif verb == "ไม่อยู่ในบังคับ":
+            described = text[: match.start()].endswith(_TH_DESCRIBING)
+            lo, hi = (match.end(), match.end()) if described else (match.end(), end)
+        else:
+            lo, hi = _clause_start_th(text, begin, match.start()), match.start()
+        named = _named_before(resolutions, lo, hi)
+        named += _exempted_divisions(section, law, text[lo:hi])
+        own = _TH_OWN_PARAGRAPH_RE.search(text, lo, hi)
         if not named and own is not None:
             named = (section.key,)
         found.append((begin, end, "not_apply", named))
@@ -788,11 +913,14 @@ def _exemptions_th(section: Section, law: Law, resolutions: list[Resolution]) ->
         if not _inside(found, match.start()):
             found.append((match.start(), _clause_end_th(text, match.end()), "except", ()))
     for match in _TH_EXEMPT_RE.finditer(text):
-        if not _inside(found, match.start()) and not _mentioned_th(text, match.start()):
-            begin = text.rfind("\n", 0, match.start()) + 1
-            end = _clause_end_th(text, match.end())
-            # "…โดยได้รับยกเว้นไม่ต้องปฏิบัติตามมาตรา ๒๘"
-            found.append((begin, end, "exempt", _named_after(resolutions, match.end(), end)))
+        if _inside(found, match.start()) or _mentioned_th(text, match.start()):
+            continue
+        if text[: match.start()].endswith(_TH_NEGATIONS):
+            continue  # "…ไม่ได้รับยกเว้นการจดทะเบียน…ต้องจดทะเบียน", "ไม่เป็นเหตุให้ยกเว้น"
+        begin = text.rfind("\n", 0, match.start()) + 1
+        end = _clause_end_th(text, match.end())
+        # "…โดยได้รับยกเว้นไม่ต้องปฏิบัติตามมาตรา ๒๘"
+        found.append((begin, end, "exempt", _named_after(resolutions, match.end(), end)))
     return found
 
 
@@ -819,6 +947,21 @@ def _ja_note_end(text: str, at: int) -> int:
             if depth == 0:
                 return i + 1
     return len(text)
+
+
+_TH_NEGATIONS = ("ไม่", "มิ", "ไม่เป็นเหตุ")
+_TH_DESCRIBING = ("ที่", "ซึ่ง", "อัน", "แม้")
+# Where a Thai clause begins inside a line: after a sentence's wide space, or at "แต่" or
+# "ทั้งนี้" that open a new clause ("ให้นำมาตรา ๖ … มาใช้บังคับ … แต่ข้อห้าม…ตามมาตรา ๑๒
+# มิให้ใช้บังคับกับ…").
+_TH_CLAUSE_BREAK_RE = re.compile(r"\s{2,}|\sแต่|\sทั้งนี้")
+
+
+def _clause_start_th(text: str, begin: int, at: int) -> int:
+    start = begin
+    for match in _TH_CLAUSE_BREAK_RE.finditer(text, begin, at):
+        start = match.end()
+    return start
 
 
 def _mentioned_th(text: str, at: int) -> bool:

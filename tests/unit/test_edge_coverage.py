@@ -155,3 +155,58 @@ def test_exemptions_in_every_drafting_style(
         if e.type is RelType.EXEMPTS_FROM and e.source == "jp-appi:ex:57:1"
     }
     assert {"17", "27", "35"} <= carved  # art. 57: "この章の規定は、適用しない" for the press
+
+
+def _exempts(graph: LawGraph) -> set[tuple[str, str]]:
+    return {
+        (e.source.split(":ex:", 1)[1].rsplit(":", 1)[0], e.target.rsplit(":s:", 1)[1])
+        for e in graph.edges
+        if e.type is RelType.EXEMPTS_FROM
+    }
+
+
+def test_thai_exemptions_name_what_is_not_applied(
+    measured: dict[str, tuple[LawRow, LawGraph]],
+) -> None:
+    _, banks = measured["พระราชบัญญัติธุรกิจสถาบันการเงิน-พ.ศ.-2551"]
+    # "มิให้นำมาตรา 15 ถึงมาตรา 22 มาใช้บังคับกับสาขาของธนาคารพาณิชย์ต่างประเทศ": none before
+    assert {("23", str(n)) for n in range(15, 23)} <= _exempts(banks)
+    _, capital = measured["พระราชบัญญัติทุนรัฐวิสาหกิจ-พ.ศ.-2542"]
+    # s.18 applies ss.6-15 "โดยอนุโลม" and exempts only from s.12's prohibition
+    assert {t for s, t in _exempts(capital) if s == "18"} == {"12"}
+    _, energy = measured["พระราชบัญญัติการประกอบกิจการพลังงาน-พ.ศ.-2550"]
+    # "… ตามมาตรา 146 มิให้นำมาตรา 26 วรรคสี่ แห่งพระราชบัญญัติทุนรัฐวิสาหกิจ … มาใช้บังคับ"
+    targets = {e.target for e in energy.edges if e.type is RelType.EXEMPTS_FROM}
+    assert "พระราชบัญญัติทุนรัฐวิสาหกิจ-พ.ศ.-2542:s:26" in targets
+    assert "พระราชบัญญัติการประกอบกิจการพลังงาน-พ.ศ.-2550:s:146" not in targets
+    _, revenue = measured["ประมวลรัษฎากร"]
+    carved = _exempts(revenue)
+    assert ("91/12", "91/13") not in carved  # "ไม่ได้รับยกเว้น…ตามมาตรา 91/13 ต้องจดทะเบียน"
+    assert not {("77/3", "91/2"), ("77/3", "91/4")} & carved  # "ย่อมไม่อยู่ในบังคับ…หมวด 4"
+    pdpa, _ = measured["th-pdpa-2562"]
+    assert pdpa.exempts_from == 5  # ss.29 (x2), 33, 38 -> 37, 80: the PDPA as before
+
+
+def test_definition_texts_are_whole(
+    measured: dict[str, tuple[LawRow, LawGraph]],
+) -> None:
+    def texts(law: str) -> dict[str, str]:
+        _, graph = measured[law]
+        return {
+            str(n.props["term"]): str(n.props["text"])
+            for n in graph.nodes
+            if n.label is NodeLabel.DEFINITION
+        }
+
+    empty = {law: [t for t, x in texts(law).items() if not x] for law in measured}
+    assert not {law: terms for law, terms in empty.items() if terms}  # 24 were empty before
+    appi = texts("jp-appi")
+    assert appi["仮名加工情報取扱事業者"].endswith("を事業の用に供している者をいう。")
+    assert all(x.count("（") == x.count("）") for x in appi.values())  # not cut inside （…。）
+    gdpr = texts("eu-gdpr")
+    assert gdpr["main establishment"].startswith(": (a) as regards a controller")
+    assert not gdpr["data concerning health"].endswith(")")  # not the next one's "(16)"
+    sg = texts("sg-pdpa-2012")
+    assert sg["personal data"].endswith("is likely to have access")  # its items (a) and (b)
+    assert "(2)" not in sg["user‑provided data"]  # the next subsection is not an item
+    assert "ผู้ทรง" in texts("ประมวลกฎหมายแพ่งและพาณิชย์")  # "อันผู้ทรงนั้น หมายความว่า"

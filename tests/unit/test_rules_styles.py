@@ -414,6 +414,58 @@ def test_english_flattened_definitions_each_get_their_own_text_and_part_scope() 
     assert scopes["message"] == "chapter" and scopes["Commission"] == "law"
 
 
+def test_definition_text_takes_the_list_its_line_opens_and_stops_at_the_next() -> None:
+    thai = _law(
+        {
+            "4": "ในพระราชบัญญัตินี้\n“บริษัทลูก” หมายความว่า\n(1) บริษัทที่มีบริษัทอื่นเป็นบริษัทแม่ หรือ\n(2) บริษัทลูกของบริษัทตาม (1)\n“บริษัทร่วม” หมายความว่า บริษัทลูกที่มีบริษัทแม่ร่วมกัน",
+            "5": "ในหมวดนี้\n(1) “บุคคล” หมายความว่า บุคคลธรรมดา หรือนิติบุคคล\n(2) “ภาษีซื้อ” หมายความว่า ภาษีที่ถูกเรียกเก็บ และให้หมายความรวมถึง\n(ก) ภาษีที่ได้เสียเมื่อนำเข้า\n(ข) ภาษีที่ได้นำส่ง\n(3) “ผู้ส่งออก” หมายความว่า ผู้ประกอบการซึ่งส่งออก",
+        },
+        "th",
+    )
+    texts = {d.term: d.text for d in find_definitions(thai)}
+    assert texts["บริษัทลูก"] == "(1) บริษัทที่มีบริษัทอื่นเป็นบริษัทแม่ หรือ (2) บริษัทลูกของบริษัทตาม (1)"
+    assert texts["บุคคล"] == "บุคคลธรรมดา หรือนิติบุคคล"  # not the next item "(2)"
+    assert texts["ภาษีซื้อ"].endswith("(ก) ภาษีที่ได้เสียเมื่อนำเข้า (ข) ภาษีที่ได้นำส่ง")
+    english = _law(
+        {
+            "2": "(1) In this Act — “organisation” includes any body, whether or not —\n(a) formed in Singapore;\n(b) resident in Singapore; “personal data” means data about an individual;\n“user data” means data provided by an individual. [22/2016]\n(2) The Minister may specify any statutory body.",
+            "4": "For the purposes of this Regulation:\n\n(16)\n\n‘main establishment’ means:\n\n(a)\n\nas regards a controller, the place of its central administration;\n\n(b)\n\nas regards a processor, the place of its central administration;\n\n(17)\n\n‘representative’ means a natural or legal person;",
+        },
+        "en",
+    )
+    texts = {d.term: d.text for d in find_definitions(english)}
+    assert texts["organisation"] == (
+        "any body, whether or not — (a) formed in Singapore; (b) resident in Singapore"
+    )
+    assert texts["user data"] == "data provided by an individual. [22/2016]"  # not "(2) …"
+    assert texts["main establishment"] == (
+        ": (a) as regards a controller, the place of its central administration; (b) as regards"
+        " a processor, the place of its central administration"
+    )  # not the next definition's "(17)"
+
+
+def test_japanese_definition_text_ends_outside_brackets_and_takes_its_items() -> None:
+    law = _law(
+        {
+            "16": "この章において「データベース等」とは、個人情報を含む情報の集合物であって、次に掲げるもの（政令で定めるものを除く。）をいう。\n  1. 電子計算機を用いて検索することができるもの\n  2. 容易に検索することができるもの\nこの章において「取扱事業者」とは、情報の集合物（第四十一条において「データベース」という。）を事業の用に供している者をいう。",
+        },
+        "ja",
+    )
+    texts = {d.term: d.text for d in find_definitions(law)}
+    assert texts["データベース等"] == (
+        "個人情報を含む情報の集合物であって、次に掲げるもの（政令で定めるものを除く。）をいう。"
+        " 1. 電子計算機を用いて検索することができるもの 2. 容易に検索することができるもの"
+    )
+    assert texts["取扱事業者"].endswith("を事業の用に供している者をいう。")
+
+
+def test_thai_civil_code_framed_term_is_the_term_inside_the_frame() -> None:
+    law = _law({"1": "อันผู้ทรงนั้น หมายความว่า บุคคลผู้มีตั๋วเงินไว้ในครอบครอง", "2": "ผู้ทรงอาจโอนตั๋วเงิน"}, "th")
+    definitions = find_definitions(law)
+    assert [d.term for d in definitions] == ["ผู้ทรง"]
+    assert (f"{law.id}:s:2", f"{law.id}:def:ผู้ทรง") in set(find_term_uses(law, definitions))
+
+
 # --- exemptions -------------------------------------------------------------------------------
 
 
@@ -476,6 +528,42 @@ def test_thai_exemption_granted_outright_but_not_a_mention_of_one() -> None:
     [granted] = _exemptions(law, "20")
     assert (granted.kind, _carved([granted])) == ("exempt", {"5"})
     assert _exemptions(law, "21") == []
+
+
+def test_thai_not_apply_names_what_is_not_applied_in_each_word_order() -> None:
+    law = _law(
+        {
+            **_TH,
+            # "มิให้นำ X มาใช้บังคับ": X, not the section cited earlier for context
+            "20": "เพื่อให้ดำเนินงานได้ต่อไปตามมาตรา 1 มิให้นำมาตรา 2 มาใช้บังคับกับบริษัท",
+            # "X มิให้นำมาใช้บังคับ": X, before the verb
+            "21": "ผู้ควบคุมต้องแจ้ง\nความในวรรคหนึ่งมิให้นำมาใช้บังคับแก่การเปิดเผยตามมาตรา 3",
+            # "ให้นำ … มาใช้บังคับ … แต่ … ตามมาตรา 4 มิให้ใช้บังคับกับ": only the clause after แต่
+            "22": "ให้นำมาตรา 5 และมาตรา 6 มาใช้บังคับแก่คณะกรรมการโดยอนุโลม แต่ข้อห้ามตามมาตรา 4 มิให้ใช้บังคับกับกรรมการ",
+            # "ไม่อยู่ในบังคับ…ตาม X": X comes after
+            "23": "นอกจากกรณีตามมาตรา 7 กิจการที่ได้รับยกเว้นตามมาตรา 8 ย่อมไม่อยู่ในบังคับต้องเสียภาษีตามมาตรา 9",
+            # only describing: "สิทธิ … ตามมาตรา 10 ที่ไม่อยู่ในบังคับอายุความ"
+            "24": "สิทธิเรียกร้องตามมาตรา 10 ที่ไม่อยู่ในบังคับอายุความสองปี มีอายุความห้าปี",
+        },
+        "th",
+    )
+    assert _carved(_exemptions(law, "20")) == {"2"}
+    assert _carved(_exemptions(law, "21")) == {"21"}
+    assert _carved(_exemptions(law, "22")) == {"4"}
+    assert _carved(_exemptions(law, "23")) == {"9"}
+    assert _carved(_exemptions(law, "24")) == set()
+
+
+def test_thai_exemption_that_is_denied_is_not_granted() -> None:
+    law = _law(
+        {
+            **_TH,
+            "20": "ผู้ประกอบกิจการไม่ได้รับยกเว้นการจดทะเบียนตามมาตรา 1 ต้องจดทะเบียน",
+            "21": "การชำระภาษีเป็นงวดไม่เป็นเหตุให้ยกเว้นการเสียเงินเพิ่มตามมาตรา 2",
+        },
+        "th",
+    )
+    assert _exemptions(law, "20") == [] and _exemptions(law, "21") == []
 
 
 def test_thai_chapter_that_does_not_apply_reaches_its_sections() -> None:
