@@ -28,6 +28,7 @@ from ingest.rules import (
     find_exemptions,
     find_penalties,
     find_term_uses,
+    link_general_penalties,
 )
 from ingest.structure import place_at
 from ingest.xrefs import Resolution, extract_citations, resolve_citation
@@ -268,29 +269,34 @@ class _Builder:
 
     def penalties(self, resolutions: dict[str, list[Resolution]]) -> None:
         penalized: dict[tuple[str, str], list[Penalty]] = defaultdict(list)
-        for section in sorted(self.law.sections, key=lambda s: s.order):
-            for penalty in find_penalties(section, self.law, resolutions[section.key]):
-                self.node(
-                    NodeLabel.PENALTY,
-                    penalty.key,
-                    {
-                        "section": penalty.section,
-                        "index": penalty.index,
-                        "kind": penalty.kind,
-                        "text": penalty.text,
-                        "max_fine": penalty.max_fine,
-                        "currency": penalty.currency,
-                        "max_fine_thb": penalty.max_fine_thb,
-                        "max_prison_months": penalty.max_prison_months,
-                    },
-                )
-                self.edge(
-                    RelType.PRESCRIBES,
-                    (NodeLabel.SECTION, section.key),
-                    (NodeLabel.PENALTY, penalty.key),
-                )
-                for target in penalty.breached:
-                    penalized[(section.key, target)].append(penalty)
+        found = [
+            penalty
+            for section in sorted(self.law.sections, key=lambda s: s.order)
+            for penalty in find_penalties(section, self.law, resolutions[section.key])
+        ]
+        for penalty in link_general_penalties(found):
+            section = self.sections[penalty.section]
+            self.node(
+                NodeLabel.PENALTY,
+                penalty.key,
+                {
+                    "section": penalty.section,
+                    "index": penalty.index,
+                    "kind": penalty.kind,
+                    "text": penalty.text,
+                    "max_fine": penalty.max_fine,
+                    "currency": penalty.currency,
+                    "max_fine_thb": penalty.max_fine_thb,
+                    "max_prison_months": penalty.max_prison_months,
+                },
+            )
+            self.edge(
+                RelType.PRESCRIBES,
+                (NodeLabel.SECTION, section.key),
+                (NodeLabel.PENALTY, penalty.key),
+            )
+            for target in penalty.breached:
+                penalized[(section.key, target)].append(penalty)
         for (source, target), items in penalized.items():
             kinds = sorted({p.kind for p in items})
             self.edge(
@@ -313,7 +319,12 @@ class _Builder:
             self.node(
                 NodeLabel.DEFINITION,
                 definition.key,
-                {"term": definition.term, "text": definition.text, "section": definition.section},
+                {
+                    "term": definition.term,
+                    "text": definition.text,
+                    "section": definition.section,
+                    "scope": definition.scope,
+                },
             )
         for section_key, definition_key in defining_sections(self.law, definitions):
             self.edge(

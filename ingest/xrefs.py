@@ -123,7 +123,8 @@ _EN_OTHER_LAW_RE = re.compile(
     r"\s(?:No\s)?\d{2,4}/\d{1,4}(?:/[A-Z]{2,3})?|(?:Regulation|Directive)\s(?:No\s)?\d{2,4}/\d{1,4}"
     r"(?:/[A-Z]{2,3})?|Charter(?:\sof\sFundamental\sRights(?:\sof\sthe\sEuropean\sUnion)?)?|TFEU|TEU"
     r"|Treaty\son\s(?:the\s)?(?:Functioning\sof\sthe\s)?European\sUnion"
-    r"|[A-Z][A-Za-z]{1,20}(?:\s(?:[A-Z][A-Za-z]{1,20}|of|and|the|on)){0,8}\sAct(?:\s\d{4})?)"
+    r"|[A-Z][A-Za-z]{1,20}(?:\s(?:[A-Z][A-Za-z]{1,20}|\([A-Z][a-z]{1,20}(?:\sNo\.?\s?\d{1,2})?\)|of"
+    r"|and|the|on)){0,8}\sAct(?:\s\d{4})?)"
 )
 _EN_TREATY_SUFFIX_RE = re.compile(r"\s(?P<name>TFEU|TEU)\b")
 
@@ -168,7 +169,7 @@ def extract_citations(
     """
     text = section.text
     if law.language == "ja":
-        found = _japanese_citations(section)
+        found = _japanese_citations(section, law)
     elif law.language == "en" or not re.search(r"มาตรา", text):
         found = _english_citations(section, law, corpus)
     else:
@@ -595,16 +596,31 @@ _JA_OTHER_LAW_BEFORE_RE = re.compile(r"(?:法|令|規則|）|\))$")
 _JA_LIST_GAP_RE = re.compile(r"^(?:、|及び|並びに|又は|若しくは|から|まで|第\S{1,4}[項号])*$")
 
 
-def _japanese_citations(section: Section) -> list[Citation]:
+def _japanese_citations(section: Section, law: Law) -> list[Citation]:
     """Articles of the same law ("第二十七条第一項第二号" -> 27, paragraph 1, item 2). An
     article right after another law's name or number belongs to that law, and so do the
     articles listed after it; those are left out, as are branch articles ("第八条の二"),
-    which have no section of their own in the corpus."""
+    which have no section of their own in the corpus. A range ("第三十二条から第三十九条
+    まで") cites the articles between its ends too."""
     text = section.text
     out: list[Citation] = []
     external = False
     previous_end = -1
     for match in _JA_ARTICLE_RE.finditer(text):
+        ranged = (
+            out
+            and not external
+            and text[previous_end : match.start()] == "から"
+            and text.startswith("まで", match.end())
+        )
+        if ranged:
+            first, last = out[-1].section, str(_ja_number(match["num"]))
+            span = (out[-1].span[0], match.end())
+            out.extend(
+                Citation(source=section.key, law=None, section=number, span=span,
+                         text=text[span[0] : span[1]])
+                for number in _expand_range(first, last, law, None, None, None)[1:-1]
+            )  # fmt: skip
         before = text[max(0, match.start() - 8) : match.start()]
         continues = previous_end >= 0 and _JA_LIST_GAP_RE.match(text[previous_end : match.start()])
         if _JA_OTHER_LAW_BEFORE_RE.search(before):
@@ -747,6 +763,6 @@ def cite_in_question(text: str) -> list[Citation]:
     if "มาตรา" in text:
         found += _thai_citations(asker, law, None)
     if "第" in text:
-        found += _japanese_citations(asker)
+        found += _japanese_citations(asker, law)
     return sorted(found, key=lambda c: (c.span, c.section, c.paragraph or 0, c.clauses))
 

@@ -108,8 +108,9 @@ def _division(law_id: str, chapter: str, japanese: bool, order: int) -> Division
 def _sg_text(number: str, content: str) -> str:
     text = _SPACED_MARKER.sub(r"(\1)", content).strip()
     text = re.sub(rf"^{re.escape(number)}\.\s*", "", text)
-    # Subsections "(1)" open sentences; paragraphs "(a)" follow "—" or "; or".
-    text = re.sub(r"(?:(?<=[.;:—])|^)\s*(?=\(\d+[A-Z]?\)\s)", "\n", text)
+    # Subsections "(1)" open sentences, also after an amendment note ("… [40/2020] (2) …");
+    # paragraphs "(a)" follow "—" or "; or".
+    text = re.sub(r"(?:(?<=[.;:—\]])|^)\s*(?=\(\d+[A-Z]?\)\s)", "\n", text)
     text = re.sub(r"(?<=[—;])\s*(?:(?:or|and)\s+)?(?=\([a-z]{1,2}\)\s)", "\n", text)
     return text.strip()
 

@@ -459,3 +459,25 @@ def test_singapore_and_japan_seeds_read() -> None:
     assert [c.number for c in section(sg, "13").paragraphs[0].clauses] == ["a", "b"]
     assert (jp.id, len(jp.sections), section(jp, "17").label) == ("jp-appi", 137, "第17条")
     assert jp.divisions[0].label == "第一章"
+
+
+def test_singapore_subsection_after_an_amendment_note_opens_its_own_paragraph() -> None:
+    from ingest.readers.seeds import read_seed
+
+    document = {
+        "title": "Personal Data Protection Act 2012",
+        "provisions": [
+            {
+                "section": "48J",
+                "chapter": "PART 9C ENFORCEMENT",
+                "content": "48J. — ( 1 ) The Commission may require a person to pay a financial "
+                "penalty. [40/2020] ( 2 ) Subsection (1) does not apply to an offence.",
+            }
+        ],
+    }
+    [law_section] = read_seed("sg.json", document).sections
+    assert law_section.text.splitlines() == [
+        "—",
+        "(1) The Commission may require a person to pay a financial penalty. [40/2020]",
+        "(2) Subsection (1) does not apply to an offence.",
+    ]

@@ -126,12 +126,17 @@ def test_citation_that_only_qualifies_the_act_is_not_a_breach() -> None:
 def test_gdpr_article_83_tiers_penalize_the_listed_articles() -> None:
     law = read_source(GDPR).laws[0]
     penalties = _penalties(law, "83")
-    tiers = {p.max_fine: _breached([p]) for p in penalties if p.breached}
+    # 83(4) (10 million), 83(5) and 83(6) (20 million each): one tier per paragraph
+    tiers = {p.text[:2]: (p.max_fine, _breached([p])) for p in penalties if p.breached}
     print(
         f"\nGDPR 83: {[(p.max_fine, p.currency, sorted(_breached([p]), key=int)) for p in penalties]}"
     )
-    assert {"5", "6", "7", "9"} <= tiers[20_000_000]
-    assert {"8", "11", "25", "39", "42", "43"} <= tiers[10_000_000]
+    assert tiers["5."][0] == 20_000_000 and {"5", "6", "7", "9"} <= tiers["5."][1]
+    assert tiers["4."][0] == 10_000_000
+    assert {"8", "11", "25", "39", "42", "43"} <= tiers["4."][1]
+    # 83(6): "Non-compliance with an order by the supervisory authority as referred to in
+    # Article 58(2)"
+    assert tiers["6."] == (20_000_000, {"58"})
 
 
 @needs_shared

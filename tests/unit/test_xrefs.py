@@ -238,6 +238,43 @@ def test_japanese_articles_of_the_same_law_and_not_of_another() -> None:
     assert [c.kind for c in found][-1] == "previous"
 
 
+def test_japanese_range_cites_every_article_between_its_ends() -> None:
+    sections = [
+        make_section("jp-test", str(n), "規定", language="ja", order=n)
+        for n in (17, 26, 32, 33, 34)
+    ]
+    text = "第十七条第二項、第二十六条及び第三十二条から第三十四条までの規定は、適用しない。"
+    sections.append(make_section("jp-test", "41", text, language="ja", order=41))
+    law = Law(
+        id="jp-test", title="個人情報の保護に関する法律", language="ja", jurisdiction="JP",
+        source="test", aliases=(), sections=sections,
+    )  # fmt: skip
+    assert [c.section for c in extract_citations(sections[-1], law)] == [
+        "17", "26", "32", "33", "34",
+    ]  # fmt: skip
+
+
+def test_an_amendment_act_named_after_a_section_is_another_law() -> None:
+    sections = [
+        make_section("sg-test", n, "text", language="en", order=i)
+        for i, n in enumerate(("5", "24"), 1)
+    ]
+    text = (
+        "on or after the date of commencement of section 24 of the Personal Data Protection "
+        "(Amendment) Act 2020, and section 5 of this Act"
+    )
+    sections.append(make_section("sg-test", "48J", text, language="en", order=3, unit="Section"))
+    law = Law(
+        id="sg-test", title="Personal Data Protection Act 2012", language="en",
+        jurisdiction="SG", source="test", aliases=(), sections=sections,
+    )  # fmt: skip
+    found = extract_citations(sections[-1], law)
+    assert [(c.law, c.section) for c in found] == [
+        ("Personal Data Protection (Amendment) Act 2020", "24"),
+        (None, "5"),
+    ]
+
+
 # --- measured against ground truth ------------------------------------------------------
 
 
