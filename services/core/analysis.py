@@ -31,6 +31,7 @@ _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'\-]*[A-Za-z]|[A-Za-z]")
 _THAI_RUN = re.compile(r"[\u0E00-\u0E7F]+")
 _THAI_LETTER = re.compile(r"[\u0E01-\u0E2E]")
 _LATIN_LETTER = re.compile(r"[a-z]")
+_JAPANESE_LETTER = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")  # kana and kanji
 
 # Where intents and asking parts are read from (data/lexicon/intents.json).
 LEXICON = REPO_ROOT / "data" / "lexicon" / "intents.json"
@@ -72,7 +73,10 @@ class QuestionAnalysis:
     penalty: bool
     exception: bool
     definition: bool
+    language: str = "th"  # the script most of its letters are in: "th", "en" or "ja"
     glossary_terms: tuple[str, ...] = field(default=())  # statutory terms for its words
+    # the statutory terms for its words in another language (`Glossary.bridges`)
+    bridge_terms: tuple[str, ...] = field(default=())
     asking: str | None = None  # what a long fact pattern asks (`asking_part`)
     llm_keywords: tuple[str, ...] = field(default=())
 
@@ -124,10 +128,23 @@ def analyse_question(
         penalty=penalty,
         exception=exception,
         definition=definition,
-        glossary_terms=glossary_terms(lowered, statute_languages),
+        language=question_language(lowered),
+        glossary_terms=glossary_terms(lowered, statute_languages, bridging=False),
+        bridge_terms=glossary_terms(lowered, statute_languages, bridging=True),
         asking=asking_part(cleaned),
         llm_keywords=extra,
     )
+
+
+def question_language(text: str) -> str:
+    """The language most of a question's letters are written in: "th", "en" or "ja" (the
+    languages of the laws' `language`)."""
+    counts = {
+        "th": len(_THAI_LETTER.findall(text)),
+        "en": len(_LATIN_LETTER.findall(text.lower())),
+        "ja": len(_JAPANESE_LETTER.findall(text)),
+    }
+    return max(counts, key=lambda language: counts[language])
 
 
 def asking_part(question: str) -> str | None:
@@ -154,9 +171,14 @@ class Glossary:
     statute_language: str
     entries: tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]
 
+    @property
+    def bridges(self) -> bool:
+        """Its terms are in another language than the questions it reads."""
+        return self.reads != self.statute_language
+
 
 def glossary_terms(
-    lowered: str, statute_languages: Collection[str] | None = None
+    lowered: str, statute_languages: Collection[str] | None = None, *, bridging: bool = False
 ) -> tuple[str, ...]:
     """The statutory terms for the words of a lower-cased question, in the order they
     occur, each once. An English question gets them for its English words ("personal
@@ -164,11 +186,12 @@ def glossary_terms(
     ("ข้อมูลส่วนตัว" -> ข้อมูลส่วนบุคคล, `th-th.json`), less the terms it already uses. Only
     the glossaries of the languages of the laws searched apply (None: all). The English
     words a Thai question quotes ("VAT", "ROPA") are not bridged: they only added noise
-    (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were)."""
-    english = len(_LATIN_LETTER.findall(lowered)) > len(_THAI_LETTER.findall(lowered))
+    (NitiBench-Tax bm25 HR 0.78 -> 0.76 when they were). `bridging`: the terms of the
+    glossaries into another language (en -> th), else those of the question's own."""
+    english = question_language(lowered) == "en"
     found: list[tuple[int, str]] = []
     for glossary in glossaries():
-        if glossary.reads != ("en" if english else "th"):
+        if glossary.reads != ("en" if english else "th") or glossary.bridges != bridging:
             continue
         if statute_languages is not None and glossary.statute_language not in statute_languages:
             continue

@@ -167,27 +167,30 @@ def test_llm_unreachable_leaves_the_deterministic_analysis():
 
 def test_a_glossary_applies_only_when_a_law_in_its_language_is_searched():
     question = "Do journalists need consent to publish personal data in news?"
-    assert analyse_question(question, statute_languages={"en"}).glossary_terms == ()
-    assert analyse_question(question, statute_languages={"en", "th"}).glossary_terms
+    assert analyse_question(question, statute_languages={"en"}).bridge_terms == ()
+    assert analyse_question(question, statute_languages={"en", "th"}).bridge_terms
 
 
-def test_english_words_bring_the_thai_terms_of_the_glossary():
+def test_english_words_bring_the_thai_terms_of_the_glossary_as_bridge_terms():
     analysis = analyse_question("Do journalists need consent to publish personal data in news?")
-    assert analysis.glossary_terms == ("สื่อมวลชน", "ความยินยอม", "เปิดเผย", "ข้อมูลส่วนบุคคล")
+    assert analysis.bridge_terms == ("สื่อมวลชน", "ความยินยอม", "เปิดเผย", "ข้อมูลส่วนบุคคล")
+    # they are in another language: not the question's own glossary terms
+    assert analysis.glossary_terms == ()
     # whole words only: "define" holds "fine", "officers" is "officer" and not "office"
-    assert analyse_question("How do they define the officers?").glossary_terms == ("เจ้าหน้าที่",)
+    assert analyse_question("How do they define the officers?").bridge_terms == ("เจ้าหน้าที่",)
     # plurals of the keys count
-    assert "ประวัติอาชญากรรม" in analyse_question("Can we ask for criminal records?").glossary_terms
+    assert "ประวัติอาชญากรรม" in analyse_question("Can we ask for criminal records?").bridge_terms
 
 
 def test_a_thai_question_quoting_english_words_gets_no_english_glossary_terms():
-    assert analyse_question("บริษัทไม่ได้จัดทำบันทึก (ROPA) มีโทษปรับเท่าไร").glossary_terms == ()
+    analysis = analyse_question("บริษัทไม่ได้จัดทำบันทึก (ROPA) มีโทษปรับเท่าไร")
+    assert analysis.glossary_terms == () and analysis.bridge_terms == ()
 
 
 def test_everyday_thai_words_bring_the_statutory_terms_the_question_lacks():
     analysis = analyse_question("ร้านเอาเบอร์โทรของฉันไปขายโดยไม่ได้ถาม ข้อมูลส่วนบุคคลก็ด้วย")
     # เบอร์โทร -> ข้อมูลส่วนบุคคล is left out: the question already says it
-    assert analysis.glossary_terms == ("เปิดเผย", "ความยินยอม")
+    assert analysis.glossary_terms == ("เปิดเผย", "ความยินยอม") and analysis.bridge_terms == ()
 
 
 FACTS_TH = "ผมเปิดร้านเช่ารถอยู่ที่ภูเก็ต ลูกค้าส่วนใหญ่เป็นนักท่องเที่ยว ถ่ายสำเนาพาสปอร์ตเก็บไว้ทุกครั้ง " * 6

@@ -134,7 +134,12 @@ def search(
         sections=ctx.sections,
         nodes=ctx.nodes,
         seeds=ctx.seeds,
-        keywords=[*analysis.keywords, *analysis.glossary_terms, *analysis.llm_keywords],
+        keywords=[
+            *analysis.keywords,
+            *analysis.glossary_terms,
+            *analysis.bridge_terms,
+            *analysis.llm_keywords,
+        ],
         citations=[c.text for c in analysis.citations],
         intents=list(ctx.intents),
         index_versions={

@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from services.core.ports import VectorHit
 from services.core.retrieval import vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import law_of
@@ -61,7 +62,7 @@ class RouteLaws(Stage):
         if len(ctx.visible) < 2:
             return
         router = law_router(ROUTER_FILE)
-        features = law_features(route_evidence(ctx))
+        features = law_features(route_evidence(ctx, own_words(ctx)))
         probabilities = router.probabilities(features)
         chosen = choose(probabilities, ctx.tuning.routing.chosen_mass, ctx.tuning.routing.max_laws)
         ctx.routes = [
@@ -83,11 +84,35 @@ class RouteLaws(Stage):
         fuse_lists(ctx, deep=True)
 
 
-def route_evidence(ctx: SearchContext) -> dict[str, Any]:
-    """What routing reads, as plain data: each law's fused evidence, the named laws and the
-    laws searched (`bench/train_router.py` keeps it to fit the weights)."""
+def own_words(ctx: SearchContext) -> dict[str, list[VectorHit]]:
+    """A question bridged to laws in another language ("personal data" ->
+    ข้อมูลส่วนบุคคล) is searched with the bridge's terms in every list, and their scores in
+    Thai text outweigh its own words in the laws written in its language: an English GDPR
+    question's lexical lists fill with PDPA sections. Routing also reads its own words,
+    searched lexically in the laws of its language, so each language's text gets a
+    lexical say (docs/quality.md, "Drift between laws"). Empty for any other question."""
+    analysis = ctx.analysed
+    if not analysis.bridge_terms or not ctx.enabled("own_words"):
+        return {}
+    own_laws = [law.id for law in ctx.visible if law.language == analysis.language]
+    if not own_laws:
+        return {}
+    embedding = ctx.embedder.embed_query(vectors.search_text(analysis, bridge=False))
+    depth = vectors.flat_depth(ctx) * 2
+    return vectors.run_lists(
+        ctx, [VectorList("own_words", "chunks", depth, "sparse", own_laws, embedding)]
+    )
+
+
+def route_evidence(
+    ctx: SearchContext, extra: Mapping[str, list[VectorHit]] | None = None
+) -> dict[str, Any]:
+    """What routing reads, as plain data: each law's fused evidence (of the deep lists and
+    `extra`), the named laws and the laws searched (`bench/train_router.py` keeps it to
+    fit the weights)."""
+    scores = vectors.fuse({**ctx.deep_hits, **extra}, ctx.tuning.fusion) if extra else None
     mass: dict[str, float] = defaultdict(float)
-    for key, score in ctx.deep_scores.items():
+    for key, score in (scores if scores is not None else ctx.deep_scores).items():
         mass[law_of(key)] += score
     return {
         "mass": dict(mass),
