@@ -43,7 +43,17 @@ UNVERSIONED_LABELS = frozenset({NodeLabel.LAW, NodeLabel.EXTERNAL_LAW, NodeLabel
 # Properties the exporter owns; a builder's value for them is replaced.
 RESERVED_PROPS = ("key", "uid", "law", "version", "law_version")
 
-StatementKind = Literal["schema", "nodes", "edges", "publish", "cleanup"]
+# Relationships that may point into another law, and the labels they start from; a
+# CITES_EXTERNAL edge stays in its law but exists only while the law it names is not stored.
+CROSS_LAW_TYPES = (
+    RelType.REFERENCES,
+    RelType.PENALIZES,
+    RelType.EXEMPTS_FROM,
+    RelType.CITES_EXTERNAL,
+)
+CROSS_LAW_SOURCES = (NodeLabel.SECTION, NodeLabel.EXEMPTION)
+
+StatementKind = Literal["schema", "nodes", "edges", "unlink", "publish", "cleanup"]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _VERSION = re.compile(r"[0-9A-Za-z._-]{1,64}\Z")
 _LABEL_ORDER = {label: i for i, label in enumerate(NodeLabel)}
@@ -75,6 +85,48 @@ def export_statements(graph: LawGraph, version: str) -> list[CypherStatement]:
     statements += _edge_statements(version, _normalised_edges(graph), local)
     statements.append(publish_statement(graph.law_id, version))
     statements.append(cleanup_statement(graph.law_id, version))
+    return statements
+
+
+def cross_law_statements(graph: LawGraph, version: str) -> list[CypherStatement]:
+    """Statements that make the graph's citations of other laws, from `version` of its law,
+    exactly those of `graph`: remove the version's cross-law relationships (and its
+    CITES_EXTERNAL ones, which depend on which laws are stored), MERGE its ExternalLaw
+    nodes, MERGE the relationships again (targets in their laws' published versions), and
+    remove ExternalLaw nodes nothing cites any more. Run in one transaction."""
+    _check_version(version)
+    nodes = _normalised_nodes(graph)
+    local = {(n.label, n.key) for n in nodes}
+    edges = [
+        e
+        for e in _normalised_edges(graph)
+        if e.type in CROSS_LAW_TYPES
+        and (e.source_label, e.source) in local
+        and ((e.target_label, e.target) not in local or e.type == RelType.CITES_EXTERNAL)
+    ]
+    law, ver = cypher_literal(graph.law_id), cypher_literal(version)
+    types = cypher_literal([t.value for t in CROSS_LAW_TYPES if t != RelType.CITES_EXTERNAL])
+    statements = [
+        CypherStatement(
+            "unlink",
+            f"MATCH (a:{label.value} {{law: {law}}})-[r]->(b)\n"
+            f"WHERE a.version = {ver} AND ((type(r) IN {types} AND b.law <> {law}) "
+            f"OR type(r) = '{RelType.CITES_EXTERNAL.value}')\n"
+            "DELETE r",
+        )
+        for label in CROSS_LAW_SOURCES
+    ]
+    external = [n for n in nodes if n.label == NodeLabel.EXTERNAL_LAW]
+    statements += _node_statements(graph.law_id, version, external)
+    statements += _edge_statements(version, edges, local)
+    statements.append(
+        CypherStatement(
+            "unlink",
+            f"MATCH (e:{NodeLabel.EXTERNAL_LAW.value} {{law: {law}}})\n"
+            "WHERE NOT (e)--()\n"
+            "DELETE e",
+        )
+    )
     return statements
 
 
@@ -278,7 +330,7 @@ def _edge_statements(
     statements = []
     for (rel, s_label, s_local, t_label, t_local), group in groups.items():
         source = _endpoint("a", s_label, s_local, "s")
-        target = _endpoint("b", t_label, t_local, "t")
+        target = _endpoint("b", t_label, t_local, "t") + _published_filter("b", t_label, t_local)
         for batch in _disjoint_batches(group):
             rows = [
                 {
@@ -305,9 +357,21 @@ def _edge_statements(
 
 def _endpoint(var: str, label: NodeLabel, local: bool, field: str) -> str:
     # A node of this law version is found by uid; a node of another law (a cross-law
-    # citation) by key, whichever of its versions the database holds.
+    # citation) by key, then kept only in its law's published version (_published_filter).
     prop = "uid" if local or label in UNVERSIONED_LABELS else "key"
     return f"({var}:{label.value} {{{prop}: row.{field}}})"
+
+
+def _published_filter(var: str, label: NodeLabel, local: bool) -> str:
+    """A cross-law target is the version its law publishes, never a pending or stale one;
+    when the cited law is not stored (yet), the MATCH finds nothing and no edge is made
+    (services/core/links.py links it once that law is published)."""
+    if local or label in UNVERSIONED_LABELS:
+        return ""
+    return (
+        f"\nMATCH ({var}_law:Law {{key: {var}.law}})\n"
+        f"WHERE {var}.version = {var}_law.published_version"
+    )
 
 
 def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
