@@ -30,6 +30,8 @@ from services.core import telemetry
 from services.core.errors import LexgraphError, StoreUnavailable
 from services.core.indexing import optimize_vectors
 from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
+from services.core.links import build_corpus, relink
+from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import LawOutcome, ingest_law_version
 
@@ -262,35 +264,26 @@ def run_law(
 
 
 def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
-    """The last step of a job, once every law is final: re-link citations between the
-    job's laws (a law loaded before the law it cites found no target then), then set the
-    job's final state. Idempotent (relationship MERGE)."""
+    """The last step of a job, once every law is final: resolve the citations of the
+    job's laws once more (each law did so when it was published, but two laws published
+    at the same time by two workers may each have missed the other), check them against
+    a fresh resolution (`links.check`, kept on the job as `check`), then set the job's
+    final state. Idempotent."""
     job = jobs.get(job_id)
     if job.state not in ("queued", "running"):
         return
     entries = jobs.laws(job_id)
+    loaded = sorted(e.law_id for e in entries if e.status in ("succeeded", "unchanged"))
+    if loaded:
+        relink(deps.graph, loaded)
+        result = check_links(deps.graph, loaded)
+        if not result.ok:
+            log.warning("job %s: cross-law check found differences: %s", job_id, result.as_dict())
+        jobs.set_check(job_id, result.as_dict(examples=5))
     if any(e.status == "succeeded" for e in entries):
-        loaded = {e.law_id: e for e in entries if e.status in ("succeeded", "unchanged")}
-        corpus = corpus_index(tuple(job.sources))
-        for entry in loaded.values():
-            _relink(entry, corpus, deps.graph)
         optimize_vectors(deps.vectors)
     jobs.complete(job_id)
     log.info("job %s finished", job_id)
-
-
-def _relink(entry: LawEntry, corpus: Any, graph: GraphStore) -> None:
-    """MERGE the law's relationships to other laws again (nodes matched by key)."""
-    if not entry.version:
-        return
-    law = next((x for x in read_laws(entry.source) if x.id == entry.law_id), None)
-    if law is None:
-        return
-    built = _build(law, corpus)
-    own = {node.key for node in built.nodes}
-    cross = [e for e in built.edges if e.target not in own and e.source in own]
-    if cross:
-        graph.load_law(LawGraph(law.id, nodes=[], edges=cross), entry.version)
 
 
 def _build(law: Law, corpus: Any) -> LawGraph:
@@ -329,13 +322,10 @@ def _lease_renewed(jobs: RedisJobStore, job_id: str, law_id: str, owner: str) ->
             pass  # it lapses on its own
 
 
-@lru_cache(maxsize=8)
-def corpus_index(sources: tuple[str, ...]) -> Any:
-    """The CorpusIndex of every readable law of a job, once per process and job."""
-    from ingest.corpus import CorpusIndex
-
+def corpus_index(sources: tuple[str, ...], graph: GraphStore) -> Any:
+    """The CorpusIndex of every readable law of a job and every stored law."""
     laws, _ = job_laws(sources)
-    return CorpusIndex.from_laws(law for _, law in laws)
+    return build_corpus([law for _, law in laws], graph)
 
 
 def _ingest(
@@ -347,7 +337,7 @@ def _ingest(
     if law is None:
         raise InvalidSource(source, f"no law {law_id} in it")
     law = replace(law, source=deps.source_name(source))  # a copy: read_laws caches its laws
-    corpus = corpus_index(tuple(sources))
+    corpus = corpus_index(tuple(sources), deps.graph)
 
     def load_graph(law: Law, version: str) -> LawGraph:
         built = _build(law, corpus)
@@ -366,7 +356,12 @@ def _ingest(
         vectors=deps.vectors,
         load_graph=load_graph,
         load_vectors=load_vectors,
+        on_published=lambda version: _relink(deps.graph, law.id),
     )
+
+
+def _relink(graph: GraphStore, law_id: str) -> None:
+    relink(graph, [law_id])
 
 
 def _finished(

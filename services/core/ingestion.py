@@ -29,6 +29,7 @@ from ingest.errors import InvalidSource
 from ingest.export import ExportError
 from ingest.graph import LawGraph
 from ingest.models import Law
+from services.core.bulk import SOURCE_SUFFIXES
 from services.core.errors import LexgraphError
 from services.core.indexing import index_law, optimize_vectors
 from services.core.links import build_corpus, relink
@@ -75,6 +76,7 @@ class IngestReport:
     files: list[FileResult] = field(default_factory=list)
     seconds: float = 0.0
     check: dict[str, Any] | None = None  # links.check over the laws loaded
+    skipped: list[str] = field(default_factory=list)  # files of folders that are no source
 
     @property
     def ok(self) -> bool:
@@ -95,6 +97,7 @@ class IngestReport:
             "laws_ingested": sum(1 for law in self.laws if law.error is None),
             "errors": self.errors,
             "check": self.check,
+            "skipped": self.skipped,
             "files": [
                 {
                     "path": f.path,
@@ -130,7 +133,8 @@ def ingest_paths(
     name; the CLI passes `SourceRoots.public_name`): never a server path."""
     started = time.perf_counter()
     report = IngestReport()
-    pending = _read_all(paths, report, source_name or (lambda path: path.name))
+    files, report.skipped = expand_paths(paths)
+    pending = _read_all(files, report, source_name or (lambda path: path.name))
     graph.apply_schema()
     _build_all(pending, graph)
     loaded: list[_Pending] = []
@@ -145,6 +149,27 @@ def ingest_paths(
         optimize_vectors(vectors)
     report.seconds = time.perf_counter() - started
     return report
+
+
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """Files named, plus the source files inside folders named (recursive, sorted), and a
+    note for each file of a folder that is not a source (hidden files are passed over)."""
+    files: list[Path] = []
+    skipped: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            files.append(path)
+            continue
+        for child in sorted(path.rglob("*")):
+            relative = child.relative_to(path)
+            if not child.is_file() or any(p.startswith(".") for p in relative.parts):
+                continue
+            if child.suffix.lower() in SOURCE_SUFFIXES:
+                files.append(child)
+            else:
+                skipped.append(f"{child}: not a source file ({', '.join(SOURCE_SUFFIXES)})")
+    return list(dict.fromkeys(files)), skipped
 
 
 # --- steps -----------------------------------------------------------------------------

@@ -136,6 +136,9 @@ class Job:
     errors: dict[str, str] = field(default_factory=dict)  # law id (or source) -> reason
     owner: str = ""  # the principal (API key) that submitted it; "" for older jobs
     deleted: bool = False  # its owner deleted it; workers still finish what they run
+    # links.check over the job's laws once they are final: cross-law citations in the
+    # graph against a fresh resolution (None until the job's finishing step ran).
+    check: dict[str, Any] | None = None
 
     @property
     def eta_s(self) -> float | None:
@@ -169,6 +172,7 @@ class Job:
             "retry_of": self.retry_of,
             "error": self.error,
             "errors": dict(self.errors),
+            "check": self.check,
         }
 
 
@@ -366,6 +370,11 @@ class RedisJobStore:
         if dead_field and done:
             telemetry.record_dead_letter("lexgraph.ingest_law")
         return int(done)
+
+    def set_check(self, job_id: str, result: Mapping[str, Any]) -> None:
+        """Keep the cross-law check of a job's laws (services/core/links.py) on the job."""
+        with self._guard():
+            self._r.hset(_job_key(job_id), "check", json.dumps(result, ensure_ascii=False))
 
     def fail_job(self, job_id: str, error: str) -> None:
         """A job that could not even be planned (no readable source at all)."""
@@ -576,4 +585,5 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         errors={e.law_id: e.error for e in entries if e.status == "failed" and e.error},
         owner=raw.get("owner", ""),
         deleted=raw.get("deleted") == "1",
+        check=json.loads(raw["check"]) if raw.get("check") else None,
     )

@@ -554,6 +554,18 @@ def test_upload_over_the_limit_is_413_and_a_small_upload_is_ingested(stack: Stac
 
 
 @pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_a_job_checks_the_cross_law_citations_of_its_laws(stack: Stack, tmp_path: Path) -> None:
+    """The Financial Institutions Businesses Act cites the PLC Act 20 times; the job's
+    finishing step checks those citations against a fresh resolution and says so."""
+    corpus = _corpus(tmp_path, ["ธ0012-1B-0001.json", "บ0011-1B-0001.json"])
+    job = _wait_final(stack, _submit(stack, [str(corpus)]), 900)
+    assert job["laws"]["done"] == 2, job
+    check = job["check"]
+    assert check["ok"] and check["laws"] == 2, check
+    assert check["found"] == check["expected"] and check["found"]["REFERENCES"] >= 20, check
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
 def test_retry_resubmits_only_the_failed_laws(stack: Stack, tmp_path: Path) -> None:
     corpus = _corpus(tmp_path, SMALL_LAWS[:1])
     job = _wait_final(stack, _submit(stack, [str(corpus)]), 600)
