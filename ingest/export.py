@@ -36,6 +36,8 @@ SCHEMA_DIR = Path(__file__).resolve().parents[1] / "cypher" / "schema"
 # rows keep one statement well under a megabyte; Neo4j Browser stays responsive with it.
 NODE_BATCH = 100
 EDGE_BATCH = 200
+# Open relationship batches an edge is tried against before it starts a new one.
+FIT_WINDOW = 64
 
 # Nodes that belong to no single version of a law: the Law node itself (it holds the
 # version pointers), external laws (cited by many laws) and curated concepts.
@@ -381,18 +383,34 @@ def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
 
 
 def _disjoint_batches(edges: list[Edge]) -> list[list[Edge]]:
-    """First-fit: each edge joins the first batch none of whose rows touch its nodes."""
-    batches: list[tuple[set[str], list[Edge]]] = []
+    """Batches of at most EDGE_BATCH edges in which no two edges share a node: first-fit,
+    each edge joins the oldest open (not full) batch none of whose rows touch its nodes,
+    looking at no more than FIT_WINDOW open batches before starting a new one. The window
+    keeps the work linear in the edges: unbounded first-fit scanned every batch for every
+    edge, quadratic when a node is shared by many edges (every CONTAINS edge of a law
+    without chapters touches the Law node, so each makes a batch of its own, and 200,000
+    sections meant 200,000 batches scanned 200,000 times)."""
+    batches: list[list[Edge]] = []
+    open_batches: list[tuple[set[tuple[NodeLabel, str]], list[Edge]]] = []
     for edge in edges:
-        ends = {f"{edge.source_label}|{edge.source}", f"{edge.target_label}|{edge.target}"}
-        for used, batch in batches:
-            if len(batch) < EDGE_BATCH and not used & ends:
+        ends = {(edge.source_label, edge.source), (edge.target_label, edge.target)}
+        for i, (used, batch) in enumerate(open_batches[:FIT_WINDOW]):
+            if not used & ends:
                 used |= ends
                 batch.append(edge)
+                if len(batch) >= EDGE_BATCH:
+                    del open_batches[i]
                 break
         else:
-            batches.append((set(ends), [edge]))
-    return [batch for _, batch in batches]
+            batch = [edge]
+            batches.append(batch)
+            if EDGE_BATCH > 1:
+                open_batches.append((set(ends), batch))
+            if len(open_batches) > FIT_WINDOW:
+                # The oldest open batch did not take this edge (typically it holds a hub
+                # node); it keeps its rows but leaves the window, so the scan stays bounded.
+                del open_batches[0]
+    return batches
 
 
 def _normalised_edges(graph: LawGraph) -> list[Edge]:
@@ -458,19 +476,20 @@ _ESCAPES = {
 }
 
 
+# Characters a string literal writes as an escape: the ones in _ESCAPES, other control
+# characters, line/paragraph separators and the BOM (invisible, or breaking lines in an
+# editor) and lone surrogates (not UTF-8). One regex pass: a statute's text is mostly
+# plain, and a Python loop over every character was the largest cost of an export.
+_NEEDS_ESCAPE = re.compile("[\\\\'\x00-\x1f\x7f\u2028\u2029\ufeff\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    return _ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+
 def _string_literal(text: str) -> str:
-    out = []
-    for ch in text:
-        escaped = _ESCAPES.get(ch)
-        if escaped is not None:
-            out.append(escaped)
-        elif ch < " " or ch in "\x7f\u2028\u2029\ufeff" or 0xD800 <= ord(ch) <= 0xDFFF:
-            # Other control characters, line/paragraph separators and the BOM would be
-            # invisible or break lines in an editor; lone surrogates cannot be UTF-8.
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return "'" + "".join(out) + "'"
+    return "'" + _NEEDS_ESCAPE.sub(_escape, text) + "'"
 
 
 def _map_literal(value: Mapping[str, Any]) -> str:

@@ -9,7 +9,10 @@ from pathlib import Path
 import pytest
 
 from ingest.export import (
+    EDGE_BATCH,
     ExportError,
+    _disjoint_batches,
+    cross_law_statements,
     cypher_literal,
     export_script,
     export_statements,
@@ -17,7 +20,7 @@ from ingest.export import (
     schema_statements,
     split_statements,
 )
-from ingest.graph import LawGraph, Node, NodeLabel
+from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 from tests.synthetic import LAW, NASTY, synthetic_graph
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden" / "synthetic_law.cypher"
@@ -126,6 +129,27 @@ def test_relationship_batches_touch_disjoint_nodes() -> None:
         assert len(set(ends)) == len(ends), statement.text
 
 
+def test_relationship_batching_is_one_pass_over_hubs_and_chains() -> None:
+    """A law without chapters (every CONTAINS edge shares the Law node) and a NEXT chain:
+    batches stay disjoint and full where they can be, and no batch is scanned per edge
+    beyond the fit window (20,000 sections export in seconds, see bench_ingest_scale)."""
+    n = 20_000
+    keys = [f"big:s:{i}" for i in range(n)]
+    edges = [Edge(RelType.CONTAINS, NodeLabel.LAW, "big", NodeLabel.SECTION, k) for k in keys]
+    edges += [
+        Edge(RelType.NEXT, NodeLabel.SECTION, a, NodeLabel.SECTION, b)
+        for a, b in zip(keys, keys[1:], strict=False)
+    ]
+    star = _disjoint_batches(edges[:n])
+    chain = _disjoint_batches(edges[n:])
+    assert len(star) == n  # one row each: they all share the Law node
+    assert len(chain) <= 2 * -(-(n - 1) // EDGE_BATCH)  # two interleaved halves, full batches
+    for batch in chain:
+        ends = [e.source for e in batch] + [e.target for e in batch]
+        assert len(set(ends)) == len(ends) and len(batch) <= EDGE_BATCH
+    assert sum(len(b) for b in chain) == n - 1
+
+
 def test_every_node_carries_key_law_version_and_uid() -> None:
     text = "\n".join(s.text for s in export_statements(synthetic_graph(), VERSION))
     assert f"uid: '{LAW}:s:1@{VERSION}'" in text
@@ -164,3 +188,20 @@ def test_rendered_script_splits_back_into_its_statements() -> None:
     statements = export_statements(synthetic_graph(), VERSION)
     script = render_script(statements, header="header; with semicolon")
     assert split_statements(script) == [s.text for s in statements]
+
+
+def test_a_cross_law_citation_matches_only_the_cited_laws_published_version() -> None:
+    graph = LawGraph(
+        "a-law",
+        nodes=[Node(NodeLabel.SECTION, "a-law:s:1", {"text": "cites b 5"})],
+        edges=[Edge(RelType.REFERENCES, NodeLabel.SECTION, "a-law:s:1", NodeLabel.SECTION,
+                    "b-law:s:5")],
+    )
+    [edges] = [s for s in export_statements(graph, VERSION) if s.kind == "edges"]
+    assert "MATCH (b:Section {key: row.t})" in edges.text
+    assert "MATCH (b_law:Law {key: b.law})\nWHERE b.version = b_law.published_version" in (
+        edges.text
+    )
+    statements = cross_law_statements(graph, VERSION)
+    assert [s.kind for s in statements] == ["unlink", "unlink", "edges", "unlink"]
+    assert statements[2].text == edges.text
