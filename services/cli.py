@@ -130,7 +130,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     from services.core import bootstrap
     from services.core.ingestion import ingest_paths
-    from services.core.sources import SourceRoots
+    from services.core.sources import IngestLimits, SourceRoots
 
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
@@ -142,6 +142,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             vectors=vectors,
             embedder=bootstrap.build_worker_embedder(settings),
             source_name=SourceRoots.from_settings(settings).public_name,
+            limits=IngestLimits.from_settings(settings),
         )
     finally:
         vectors.close()

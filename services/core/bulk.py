@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -34,6 +34,7 @@ from services.core.links import build_corpus, relink
 from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import LawOutcome, ingest_law_version
+from services.core.sources import IngestLimits
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +70,7 @@ class LawDeps:
     embedder: Embedder
     # What a stored law says it came from: never a server path (sources.SourceRoots).
     source_name: Callable[[str], str] = file_name
+    limits: IngestLimits = field(default_factory=IngestLimits)
 
 
 class CeleryJobDispatcher:
@@ -118,7 +120,7 @@ class InlineJobDispatcher:
 
     def _run_job(self, job_id: str) -> None:
         try:
-            plan_job(job_id, jobs=self._jobs, dispatcher=self)
+            plan_job(job_id, jobs=self._jobs, dispatcher=self, limits=self._deps.limits)
         except Exception:  # a background thread has nobody to raise to
             log.exception("job %s failed", job_id)
             self._jobs.fail_job(job_id, "internal error; see the API log")
@@ -167,12 +169,19 @@ def _read_cached(
     return tuple(result.laws), tuple(result.rejected)
 
 
-def job_laws(sources: Sequence[str]) -> tuple[list[tuple[str, Law]], dict[str, str]]:
+def job_laws(
+    sources: Sequence[str], limits: IngestLimits | None = None
+) -> tuple[list[tuple[str, Law]], dict[str, str]]:
     """Every readable law of a job's sources with the file it is in (a law's own `source`
-    may name a line of a JSONL), and the reason of each unreadable source."""
+    may name a line of a JSONL), and the reason of each unreadable source (a file over
+    `limits` is not read)."""
     laws: list[tuple[str, Law]] = []
     broken: dict[str, str] = {}
     for source in expand_sources(sources):
+        too_big = limits.file_problem(Path(source)) if limits else None
+        if too_big:
+            broken[source] = f"InvalidSource: {too_big}"
+            continue
         try:
             laws.extend((source, law) for law in read_laws(source))
         except InvalidSource as e:
@@ -183,8 +192,16 @@ def job_laws(sources: Sequence[str]) -> tuple[list[tuple[str, Law]], dict[str, s
     return laws, broken
 
 
-def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> None:
-    """Read a job's sources, record its laws, and hand out one unit of work per law."""
+def plan_job(
+    job_id: str,
+    *,
+    jobs: RedisJobStore,
+    dispatcher: JobDispatcher,
+    limits: IngestLimits | None = None,
+) -> None:
+    """Read a job's sources, record its laws, and hand out one unit of work per law; a
+    source or law over `limits` (default `IngestLimits()`) fails at once with the reason."""
+    limits = limits or IngestLimits()
     job = jobs.get(job_id)
     if job.state not in ("queued", "running"):
         return
@@ -192,10 +209,12 @@ def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> 
         jobs.settle_empty(job_id)
         return
     jobs.mark_running(job_id)
-    laws, broken = job_laws(job.sources)
+    laws, broken = job_laws(job.sources, limits)
     entries: dict[str, LawEntry] = {}
     for source, law in laws:
-        entries.setdefault(law.id, LawEntry(law.id, "pending", source, len(law.sections)))
+        problem = limits.sections_problem(len(law.sections))
+        entries.setdefault(law.id, LawEntry(law.id, "pending", source, len(law.sections), None,
+                                            f"InvalidSource: {problem}" if problem else None))
     for source, reason in broken.items():
         broken_id = f"source:{Path(source).name}"
         entries[broken_id] = LawEntry(broken_id, "pending", source, 0, None, reason)
@@ -208,6 +227,11 @@ def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> 
         jobs.finish_law(
             job_id, f"source:{Path(source).name}", status="failed", source=source, error=reason
         )  # before fan-out: never the law that completes the job
+    for entry in entries.values():
+        if entry.error and not entry.law_id.startswith("source:"):
+            jobs.finish_law(
+                job_id, entry.law_id, status="failed", source=entry.source, error=entry.error
+            )
     for entry in entries.values():
         if entry.error is None and not _final(jobs, job_id, entry.law_id):
             dispatcher.submit_law(job_id, entry.law_id, entry.source)

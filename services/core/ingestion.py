@@ -36,6 +36,7 @@ from services.core.links import build_corpus, relink
 from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import content_version, ingest_law_version
+from services.core.sources import IngestLimits
 
 log = logging.getLogger(__name__)
 
@@ -127,14 +128,18 @@ def ingest_paths(
     vectors: VectorIndex | None = None,
     embedder: Embedder | None = None,
     source_name: Callable[[Path], str] | None = None,
+    limits: IngestLimits | None = None,
 ) -> IngestReport:
     """Ingest every law in `paths`; one file's problem never stops the others.
     `source_name` says what the stored law names as its source (default: the file's
-    name; the CLI passes `SourceRoots.public_name`): never a server path."""
+    name; the CLI passes `SourceRoots.public_name`): never a server path. A file or law
+    over `limits` (default `IngestLimits()`) is refused before any work on it."""
     started = time.perf_counter()
     report = IngestReport()
     files, report.skipped = expand_paths(paths)
-    pending = _read_all(files, report, source_name or (lambda path: path.name))
+    pending = _read_all(
+        files, report, source_name or (lambda path: path.name), limits or IngestLimits()
+    )
     graph.apply_schema()
     _build_all(pending, graph)
     loaded: list[_Pending] = []
@@ -176,7 +181,10 @@ def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
 
 
 def _read_all(
-    paths: Iterable[str | Path], report: IngestReport, source_name: Callable[[Path], str]
+    paths: Iterable[str | Path],
+    report: IngestReport,
+    source_name: Callable[[Path], str],
+    limits: IngestLimits,
 ) -> list[_Pending]:
     from ingest.parse import read_source  # the readers' module
 
@@ -186,6 +194,9 @@ def _read_all(
         path = Path(raw)
         file_result = FileResult(str(path))
         report.files.append(file_result)
+        file_result.error = limits.file_problem(path)
+        if file_result.error:
+            continue
         try:
             result = read_source(path)
         except InvalidSource as e:
@@ -211,6 +222,10 @@ def _read_all(
             if law.id in seen:
                 law_result.status = "failed"
                 law_result.error = f"law {law.id} was already read from {seen[law.id]} in this run"
+                continue
+            too_big = limits.sections_problem(len(law.sections))
+            if too_big:
+                law_result.status, law_result.error = "failed", too_big
                 continue
             seen[law.id] = str(path)
             pending.append(_Pending(replace(law, source=source_name(path)), law_result))

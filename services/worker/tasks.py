@@ -23,6 +23,7 @@ from services.core import bulk
 from services.core.errors import StoreUnavailable
 from services.core.jobs import RedisJobStore
 from services.core.settings import get_settings
+from services.core.sources import IngestLimits
 from services.worker.celery_app import app
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,12 @@ class _Dispatcher:
 @app.task(name=bulk.INGEST_CORPUS_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
 def ingest_corpus(self: Task, job_id: str) -> None:
     try:
-        bulk.plan_job(job_id, jobs=_jobs(), dispatcher=_Dispatcher())
+        bulk.plan_job(
+            job_id,
+            jobs=_jobs(),
+            dispatcher=_Dispatcher(),
+            limits=IngestLimits.from_settings(get_settings()),
+        )
     except StoreUnavailable as e:
         raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
 
