@@ -157,7 +157,9 @@ def _child(path: Path, load: bool) -> dict[str, Any]:
     row["build_s"], row["edges"] = _lap(mark), len(graph.edges)
     mark = time.perf_counter()
     version = content_version(law)
-    statements = [s for s in export_statements(graph, version) if s.kind in LOAD_KINDS]
+    statements = [
+        s for s in export_statements(graph, version, parameters=True) if s.kind in LOAD_KINDS
+    ]
     row["export_s"], row["statements"] = _lap(mark), len(statements)
     row["load_s"] = None
     if load:

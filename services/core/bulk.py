@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -27,7 +28,7 @@ from ingest.errors import InvalidSource
 from ingest.graph import LawGraph
 from ingest.models import Law
 from services.core import telemetry
-from services.core.errors import LexgraphError, StoreUnavailable
+from services.core.errors import GraphQueryError, LexgraphError, StoreUnavailable
 from services.core.indexing import optimize_vectors
 from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
 from services.core.links import build_corpus, relink
@@ -44,6 +45,13 @@ INGEST_CORPUS_TASK = "lexgraph.ingest_corpus"
 INGEST_LAW_TASK = "lexgraph.ingest_law"
 # Seconds a law's lease lives without renewal (renewed every LEASE_S / 3 while it runs).
 LEASE_S = 30.0
+# Seconds between passes of the orphan reaper (`requeue_orphans`): a dead runner's law is
+# queued again within LEASE_S + 2 * REAP_INTERVAL_S = 50 s.
+REAP_INTERVAL_S = 10.0
+# Back-off between in-process attempts of a law that failed with a store error; after the
+# last one the queue's own retries (services/worker/tasks.py) take over, or the law is
+# dead-lettered on the final attempt.
+LAW_RETRY_DELAYS_S = (1.0, 4.0)
 FINISH_JOB_TASK = "lexgraph.finish_job"
 
 
@@ -249,9 +257,13 @@ def run_law(
     deps: LawDeps,
     dispatcher: JobDispatcher,
     final_attempt: bool,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> LawOutcome | None:
-    """Ingest one law of a job. Raises StoreUnavailable (to be retried) unless this is the
-    final attempt; any other failure is recorded on the job and in the dead-letter list."""
+    """Ingest one law of a job. A store error (a store that does not answer, or one that
+    fails a statement it ran before, such as ArcadeDB's BrokenChunkChainException under
+    two writers) is retried here with back-off (`LAW_RETRY_DELAYS_S`); one that persists
+    raises StoreUnavailable (retried by the queue) unless this is the final attempt. Any
+    other failure, and a final one, is recorded on the job and in the dead-letter list."""
     if jobs.cancel_requested(job_id):
         _finished(jobs, dispatcher, job_id, law_id, status="cancelled", source=source)
         return None
@@ -263,7 +275,11 @@ def run_law(
     outcome: LawOutcome | None = None
     try:
         with _lease_renewed(jobs, job_id, law_id, owner):
-            outcome = _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources)
+            outcome = _with_retries(
+                lambda: _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources),
+                law_id,
+                sleep=sleep,
+            )
     except StoreUnavailable as e:
         if not final_attempt:
             raise
@@ -285,6 +301,46 @@ def run_law(
             version=outcome.version,
         )
     return outcome
+
+
+def requeue_orphans(
+    jobs: RedisJobStore, dispatcher: JobDispatcher, *, owner: str, interval_s: float
+) -> list[tuple[str, str]]:
+    """One pass of the orphan reaper, run every `interval_s` by every worker (one of them
+    takes each turn): a law that is running but whose lease was gone on two passes in a
+    row lost its runner (killed with SIGKILL: the lease lapses within LEASE_S). It goes
+    back to pending and to the queue at once, instead of waiting for the broker to
+    redeliver the dead runner's unacknowledged task (the visibility timeout, 600 s);
+    that redelivery, when it comes, finds the law final (or leased) and does nothing.
+    Returns the (job id, law id) pairs re-queued."""
+    if not jobs.take_reaper_turn(owner, interval_s * 0.9):
+        return []
+    requeued: list[tuple[str, str]] = []
+    for entry in jobs.unleased_running_laws():
+        job_id = entry.version or ""
+        if not jobs.seen_unleased_before(job_id, entry.law_id, interval_s * 2.5):
+            continue
+        if jobs.requeue_law(job_id, entry.law_id):
+            log.warning("job %s: law %s lost its runner; queued again", job_id, entry.law_id)
+            dispatcher.submit_law(job_id, entry.law_id, entry.source)
+            requeued.append((job_id, entry.law_id))
+    return requeued
+
+
+def _with_retries(
+    run: Callable[[], LawOutcome], law_id: str, *, sleep: Callable[[float], None]
+) -> LawOutcome:
+    """`run()`, again after each delay of LAW_RETRY_DELAYS_S while it fails with a store
+    error (every step is idempotent, so a retry completes a half-loaded law)."""
+    for delay in (*LAW_RETRY_DELAYS_S, None):
+        try:
+            return run()
+        except (StoreUnavailable, GraphQueryError) as e:
+            if delay is None:
+                raise
+            log.warning("law %s: %s; retrying in %.0f s", law_id, e, delay)
+            sleep(delay)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:

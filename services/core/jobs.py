@@ -91,6 +91,21 @@ return 1
 """
 )
 
+# KEYS: laws hash, the law's lease; ARGV: law id. Running and unleased -> pending.
+_REQUEUE_LAW = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current or redis.call('EXISTS', KEYS[2]) == 1 then
+  return 0
+end
+local entry = cjson.decode(current)
+if entry['status'] ~= 'running' then
+  return 0
+end
+entry['status'] = 'pending'
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(entry))
+return 1
+"""
+
 _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
@@ -446,6 +461,52 @@ class RedisJobStore:
     def release_lease(self, job_id: str, law_id: str, owner: str) -> None:
         with self._guard():
             self._r.eval(_RELEASE_LEASE, 1, _lease_key(job_id, law_id), owner)
+
+    def unleased_running_laws(self) -> list[LawEntry]:
+        """Laws marked running (of jobs not yet final) that nobody holds a lease on: their
+        runner died, or is between `start_law` and `take_lease`. Entries carry the job id
+        in `version` (job id, law id and source are what a re-queue needs)."""
+        found: list[LawEntry] = []
+        for job in self.list_jobs(state="running", limit=10_000):
+            running = [e for e in self.laws(job.id) if e.status == "running"]
+            if not running:
+                continue
+            with self._guard():
+                pipe = self._r.pipeline()
+                for entry in running:
+                    pipe.exists(_lease_key(job.id, entry.law_id))
+                leased = pipe.execute()
+            found += [
+                LawEntry(e.law_id, e.status, e.source, e.sections, job.id)
+                for e, held in zip(running, leased, strict=True)
+                if not held
+            ]
+        return found
+
+    def seen_unleased_before(self, job_id: str, law_id: str, ttl_s: float) -> bool:
+        """Note that a running law had no lease; True when it was noted already within
+        `ttl_s` (two sightings in a row: not a runner between start_law and take_lease)."""
+        key = f"{_PREFIX}orphan:{job_id}:{law_id}"
+        with self._guard():
+            first = self._r.set(key, "1", nx=True, px=int(ttl_s * 1000))
+            if not first:
+                self._r.delete(key)
+        return not first
+
+    def requeue_law(self, job_id: str, law_id: str) -> bool:
+        """A running law back to pending (its runner died), unless it became final or
+        was taken by a new runner meanwhile; True when it was put back."""
+        with self._guard():
+            return bool(
+                self._r.eval(
+                    _REQUEUE_LAW, 2, _laws_key(job_id), _lease_key(job_id, law_id), law_id
+                )
+            )
+
+    def take_reaper_turn(self, owner: str, ttl_s: float) -> bool:
+        """One reaper (bulk.requeue_orphans) per interval across every worker."""
+        with self._guard():
+            return bool(self._r.set(_PREFIX + "reaper", owner, nx=True, px=int(ttl_s * 1000)))
 
     # -- dead letters -------------------------------------------------------------------
 

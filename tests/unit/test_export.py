@@ -13,6 +13,7 @@ from ingest.export import (
     FIT_WINDOW,
     ExportError,
     _disjoint_batches,
+    _rows_literal,
     cross_law_statements,
     cypher_literal,
     export_script,
@@ -206,6 +207,19 @@ def test_a_cross_law_citation_matches_only_the_cited_laws_published_version() ->
     assert "MATCH (b_law:Law {key: b.law})\nWHERE b.version = b_law.published_version" in (
         edges.text
     )
-    statements = cross_law_statements(graph, VERSION)
+    statements = cross_law_statements(graph, VERSION, parameters=False)
     assert [s.kind for s in statements] == ["unlink", "unlink", "edges", "unlink"]
     assert statements[2].text == edges.text
+
+
+def test_parameterised_statements_are_the_script_with_rows_passed_as_parameters() -> None:
+    graph = synthetic_graph(sections=30)
+    literal = export_statements(graph, VERSION)
+    passed = export_statements(graph, VERSION, parameters=True)
+    assert len(literal) == len(passed)
+    for a, b in zip(literal, passed, strict=True):
+        if b.params is None:
+            assert a.text == b.text
+            continue
+        assert "$rows" in b.text and "'" not in b.text  # no statute text in the statement
+        assert b.text.replace("$rows", _rows_literal(b.params["rows"])) == a.text
