@@ -2,7 +2,7 @@
 1k, 10k, 100k and 200k sections (one law, no chapters, so every CONTAINS edge shares the
 Law node; each section cites the one before and half its number, and carries a penalty
 clause), each in a fresh child process: read, build the graph, export the statements, load
-them into the graph server (graph only, one transaction, then publish). Prints seconds per
+them into the graph server (graph only, as `BoltGraphStore.load_law` does, then publish). Prints seconds per
 phase, the statements, the child's peak RSS, and what the default ceilings
 (LEXGRAPH_INGEST_MAX_FILE_BYTES / _MAX_SECTIONS) say about the file.
 
@@ -140,10 +140,10 @@ def _write_law(path: Path, n: int) -> None:
 
 def _child(path: Path, load: bool) -> dict[str, Any]:
     from ingest.build import build_graph
-    from ingest.export import export_statements
+    from ingest.export import export_statements, transaction_groups
     from ingest.parse import read_source
     from services.core import bootstrap
-    from services.core.graph_store import LOAD_KINDS
+    from services.core.graph_store import LOAD_KINDS, LOAD_TX_ROWS
     from services.core.publish import content_version
     from services.core.settings import Settings
 
@@ -168,7 +168,8 @@ def _child(path: Path, load: bool) -> dict[str, Any]:
             store.apply_schema()
             mark = time.perf_counter()
             store.run_write("law_mark_pending", law=law.id, version=version, title=law.title)
-            store.execute(statements)
+            for group in transaction_groups(statements, LOAD_TX_ROWS):
+                store.execute(group)
             store.run_write("law_publish", law=law.id, version=version)
             row["load_s"] = _lap(mark)
         finally:

@@ -14,9 +14,9 @@ statute can end a string literal and become Cypher.
 ArcadeDB quirk (../shared/DESIGN.md): one relationship MERGE batch whose rows share a node
 can fail with "modified by a concurrent transaction" (and an auto-commit statement that
 fails keeps what it wrote before failing). So relationship batches hold rows that touch
-disjoint nodes, except the edges of hub nodes (`_disjoint_batches`); the loader also runs
-every law in an explicit transaction, which retries transient failures. Neo4j has none
-of these limits.
+disjoint nodes, except the edges of hub nodes (`_disjoint_batches`); the loader runs the
+statements in explicit transactions, which retry transient failures and roll back whole.
+Neo4j has none of these limits.
 """
 
 from __future__ import annotations
@@ -142,6 +142,22 @@ def cross_law_statements(
         )
     )
     return statements
+
+
+def transaction_groups(
+    statements: Sequence[CypherStatement], max_rows: int
+) -> list[list[CypherStatement]]:
+    """Consecutive statements grouped so that each group holds at most `max_rows` UNWIND
+    rows (a statement bigger than that is a group of its own), in order."""
+    groups: list[list[CypherStatement]] = []
+    rows = max_rows
+    for statement in statements:
+        if not groups or rows + statement.rows > max_rows:
+            groups.append([])
+            rows = 0
+        groups[-1].append(statement)
+        rows += statement.rows
+    return groups
 
 
 def render_script(statements: Sequence[CypherStatement], *, header: str = "") -> str:

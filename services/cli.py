@@ -202,6 +202,8 @@ def _cmd_check(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _check_line(result: dict[str, Any]) -> str:
+    if "error" in result:
+        return f"cross-law check: {result['error']}"
     types = sorted({*result["expected"], *result["found"]})
     counts = ", ".join(
         f"{t} {result['found'].get(t, 0)}/{result['expected'].get(t, 0)}" for t in types

@@ -355,11 +355,7 @@ def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
     entries = jobs.laws(job_id)
     loaded = sorted(e.law_id for e in entries if e.status in ("succeeded", "unchanged"))
     if loaded:
-        relink(deps.graph, loaded)
-        result = check_links(deps.graph, loaded)
-        if not result.ok:
-            log.warning("job %s: cross-law check found differences: %s", job_id, result.as_dict())
-        jobs.set_check(job_id, result.as_dict(examples=5))
+        jobs.set_check(job_id, _relink_and_check(job_id, loaded, deps.graph))
     if any(e.status == "succeeded" for e in entries):
         optimize_vectors(deps.vectors)
     jobs.complete(job_id)
@@ -442,6 +438,20 @@ def _ingest(
 
 def _relink(graph: GraphStore, law_id: str) -> None:
     relink(graph, [law_id])
+
+
+def _relink_and_check(job_id: str, law_ids: list[str], graph: GraphStore) -> dict[str, Any]:
+    """The job's `check`. A store that is down raises (the task is retried); a statement
+    the store refuses is reported in the check instead of leaving the job unfinished."""
+    try:
+        relink(graph, law_ids)
+        result = check_links(graph, law_ids).as_dict(examples=5)
+    except GraphQueryError as e:
+        log.exception("job %s: relinking or checking cross-law citations failed", job_id)
+        return {"ok": False, "error": str(e)}
+    if not result["ok"]:
+        log.warning("job %s: cross-law check found differences: %s", job_id, result)
+    return result
 
 
 def _finished(

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,9 @@ from ingest.parse import read_source
 from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import ingest_paths
 from services.core.links import check, cross_law_counts
-from tests.conftest import SHARED
+from services.core.settings import Settings
+from tests.conftest import REPO, SHARED
+from tests.integration.test_ingestion import _env
 
 pytestmark = pytest.mark.integration
 
@@ -91,10 +95,18 @@ def test_cross_law_citations_equal_in_one_run_one_at_a_time_and_after_a_new_vers
     assert old == [{"n": 0}]
 
 
-def test_check_reports_a_lost_citation(graph_store: BoltGraphStore) -> None:
+def test_check_reports_a_lost_citation(
+    graph_store: BoltGraphStore, graph_settings: Settings
+) -> None:
     paths = _paths()
     assert ingest_paths(paths[:2], graph=graph_store).ok
     assert check(graph_store).ok
+    cli = [sys.executable, "-m", "services.cli", "check"]
+    env = _env(graph_settings)
+    clean = subprocess.run([*cli, "--json"], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=REPO, check=False)
+    assert clean.returncode == 0, clean.stderr
+    assert json.loads(clean.stdout)["found"]["REFERENCES"] == 3  # Securities -> PLC Act
     graph_store.run_cypher(
         "MATCH (a:Section)-[r:REFERENCES]->(b:Section) WHERE a.law <> b.law "
         "WITH r LIMIT 1 DELETE r",
@@ -103,3 +115,6 @@ def test_check_reports_a_lost_citation(graph_store: BoltGraphStore) -> None:
     result = check(graph_store)
     assert not result.ok and len(result.missing) == 1 and not result.extra
     assert result.as_dict()["missing_examples"][0]["type"] == "REFERENCES"
+    lost = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO,
+                          check=False)
+    assert lost.returncode == 1 and "DIFFERS" in lost.stdout and "missing: " in lost.stdout

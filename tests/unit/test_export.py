@@ -21,6 +21,7 @@ from ingest.export import (
     render_script,
     schema_statements,
     split_statements,
+    transaction_groups,
 )
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 from tests.synthetic import LAW, NASTY, synthetic_graph
@@ -223,3 +224,11 @@ def test_parameterised_statements_are_the_script_with_rows_passed_as_parameters(
             continue
         assert "$rows" in b.text and "'" not in b.text  # no statute text in the statement
         assert b.text.replace("$rows", _rows_literal(b.params["rows"])) == a.text
+
+
+def test_load_transactions_hold_at_most_the_row_ceiling_in_order() -> None:
+    statements = export_statements(synthetic_graph(sections=300), VERSION, parameters=True)
+    groups = transaction_groups(statements, 250)
+    assert [s for g in groups for s in g] == statements
+    assert all(sum(s.rows for s in g) <= 250 or len(g) == 1 for g in groups)
+    assert len(groups) > 1
