@@ -77,10 +77,10 @@ def main(argv: list[str] | None = None) -> int:
                 defaults.file_problem(path) or defaults.sections_problem(n) or "accepted"
             )
             rows.append(row)
-            _wipe(store)
-            path.unlink()
             if not args.json:
                 _print_row(row, header=len(rows) == 1)
+            _wipe(store)
+            path.unlink()
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=1))
     return 0
@@ -112,12 +112,14 @@ def _graph(args: argparse.Namespace) -> Iterator[tuple[Any, Any]]:
 
 
 def _wipe(store: Any) -> None:
-    """Delete everything, a batch at a time (200k sections are too much for one
-    transaction's memory)."""
-    while store.run_cypher(
-        "MATCH (n) WITH n LIMIT 20000 DETACH DELETE n RETURN count(*) AS n", write=True
-    )[0]["n"]:
-        pass
+    """Delete everything, a batch at a time: relationships first (the Law node of a law
+    without chapters has one per section, too many for one transaction's memory)."""
+    for query in (
+        "MATCH ()-[r]->() WITH r LIMIT 50000 DELETE r RETURN count(*) AS n",
+        "MATCH (n) WITH n LIMIT 50000 DETACH DELETE n RETURN count(*) AS n",
+    ):
+        while store.run_cypher(query, write=True)[0]["n"]:
+            pass
 
 
 def _write_law(path: Path, n: int) -> None:
