@@ -164,7 +164,7 @@ def relink(graph: GraphStore, touched: Collection[str]) -> RelinkReport:
     replace the cross-law relationships of every law concerned."""
     started = time.perf_counter()
     stored = stored_laws(graph)
-    corpus = corpus_of(item.law for item in stored.values())
+    corpus = _stored_corpus(stored)
     present = [stored[law_id].law for law_id in touched if law_id in stored]
     concerned = {law.id for law in present} | citing_laws(stored, present)
     owner = _section_owner(corpus)
@@ -190,7 +190,7 @@ def check(graph: GraphStore, laws: Collection[str] | None = None) -> CheckReport
     """Cross-law relationships touching `laws` (every published law when None) in the graph
     against a fresh resolution of the stored laws; a clean check has no difference."""
     stored = stored_laws(graph)
-    corpus = corpus_of(item.law for item in stored.values())
+    corpus = _stored_corpus(stored)
     scope = set(stored) if laws is None else {x for x in laws if x in stored}
     sources = scope | citing_laws(stored, [stored[x].law for x in scope])
     owner = _section_owner(corpus)
@@ -244,6 +244,23 @@ def cross_law_counts(graph: GraphStore) -> dict[str, int]:
 _cache: dict[tuple[str, str], Law] = {}
 _text_cache: dict[tuple[str, str], str] = {}
 _lock = threading.Lock()
+
+
+_corpus_cache: dict[tuple[tuple[str, str], ...], CorpusIndex] = {}
+
+
+def _stored_corpus(stored: Mapping[str, StoredLaw]) -> CorpusIndex:
+    """`corpus_of` the stored laws, kept while the same versions are stored (a job's laws
+    relink one after another against a corpus that changes by one law each time)."""
+    key = tuple(sorted((law_id, item.version) for law_id, item in stored.items()))
+    with _lock:
+        corpus = _corpus_cache.get(key)
+    if corpus is None:
+        corpus = corpus_of(item.law for item in stored.values())
+        with _lock:
+            _corpus_cache.clear()
+            _corpus_cache[key] = corpus
+    return corpus
 
 
 def _remember(law_id: str, version: str, law: Law) -> None:
