@@ -13,8 +13,10 @@ statute can end a string literal and become Cypher.
 
 ArcadeDB quirk (../shared/DESIGN.md): one relationship MERGE batch whose rows share a node
 can fail with "modified by a concurrent transaction" (and an auto-commit statement that
-fails keeps what it wrote before failing). So each relationship batch holds rows that
-touch disjoint nodes; the loader also runs every law in an explicit transaction.
+fails keeps what it wrote before failing). So relationship batches hold rows that touch
+disjoint nodes, except the edges of hub nodes (`_disjoint_batches`); the loader runs the
+statements in explicit transactions, which retry transient failures and roll back whole.
+Neo4j has none of these limits.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ SCHEMA_DIR = Path(__file__).resolve().parents[1] / "cypher" / "schema"
 # rows keep one statement well under a megabyte; Neo4j Browser stays responsive with it.
 NODE_BATCH = 100
 EDGE_BATCH = 200
+# Open relationship batches an edge is tried against before it starts a new one.
+FIT_WINDOW = 64
 
 # Nodes that belong to no single version of a law: the Law node itself (it holds the
 # version pointers), external laws (cited by many laws) and curated concepts.
@@ -43,7 +47,17 @@ UNVERSIONED_LABELS = frozenset({NodeLabel.LAW, NodeLabel.EXTERNAL_LAW, NodeLabel
 # Properties the exporter owns; a builder's value for them is replaced.
 RESERVED_PROPS = ("key", "uid", "law", "version", "law_version")
 
-StatementKind = Literal["schema", "nodes", "edges", "publish", "cleanup"]
+# Relationships that may point into another law, and the labels they start from; a
+# CITES_EXTERNAL edge stays in its law but exists only while the law it names is not stored.
+CROSS_LAW_TYPES = (
+    RelType.REFERENCES,
+    RelType.PENALIZES,
+    RelType.EXEMPTS_FROM,
+    RelType.CITES_EXTERNAL,
+)
+CROSS_LAW_SOURCES = (NodeLabel.SECTION, NodeLabel.EXEMPTION)
+
+StatementKind = Literal["schema", "nodes", "edges", "unlink", "publish", "cleanup"]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _VERSION = re.compile(r"[0-9A-Za-z._-]{1,64}\Z")
 _LABEL_ORDER = {label: i for i, label in enumerate(NodeLabel)}
@@ -59,23 +73,91 @@ class CypherStatement:
     kind: StatementKind
     text: str  # one statement, no trailing semicolon
     rows: int = 0  # UNWIND rows (0 for schema/publish/cleanup)
+    # With `parameters=True` exports: the UNWIND rows as `$rows` (the text then has no
+    # literal rows, so the server plans each statement shape once).
+    params: Mapping[str, Any] | None = None
 
 
 # --- public API ------------------------------------------------------------------------
 
 
-def export_statements(graph: LawGraph, version: str) -> list[CypherStatement]:
+def export_statements(
+    graph: LawGraph, version: str, *, parameters: bool = False
+) -> list[CypherStatement]:
     """Every statement that loads `graph` as `version` of its law, in execution order:
-    schema, node batches, relationship batches, publish, cleanup."""
+    schema, node batches, relationship batches, publish, cleanup. With `parameters`, the
+    batches pass their rows as `$rows` (what the loader sends: a server parses and plans
+    a few statement shapes instead of one literal per batch) instead of literals (what
+    the script file holds, to run as-is)."""
     _check_version(version)
     nodes = _normalised_nodes(graph)
     local = {(n.label, n.key) for n in nodes}
     statements = list(schema_statements())
-    statements += _node_statements(graph.law_id, version, nodes)
-    statements += _edge_statements(version, _normalised_edges(graph), local)
+    statements += _node_statements(graph.law_id, version, nodes, parameters)
+    statements += _edge_statements(version, _normalised_edges(graph), local, parameters)
     statements.append(publish_statement(graph.law_id, version))
     statements.append(cleanup_statement(graph.law_id, version))
     return statements
+
+
+def cross_law_statements(
+    graph: LawGraph, version: str, *, parameters: bool = True
+) -> list[CypherStatement]:
+    """Statements that make the graph's citations of other laws, from `version` of its law,
+    exactly those of `graph`: remove the version's cross-law relationships (and its
+    CITES_EXTERNAL ones, which depend on which laws are stored), MERGE its ExternalLaw
+    nodes, MERGE the relationships again (targets in their laws' published versions), and
+    remove ExternalLaw nodes nothing cites any more. Run in one transaction."""
+    _check_version(version)
+    nodes = _normalised_nodes(graph)
+    local = {(n.label, n.key) for n in nodes}
+    edges = [
+        e
+        for e in _normalised_edges(graph)
+        if e.type in CROSS_LAW_TYPES
+        and (e.source_label, e.source) in local
+        and ((e.target_label, e.target) not in local or e.type == RelType.CITES_EXTERNAL)
+    ]
+    law, ver = cypher_literal(graph.law_id), cypher_literal(version)
+    types = cypher_literal([t.value for t in CROSS_LAW_TYPES if t != RelType.CITES_EXTERNAL])
+    statements = [
+        CypherStatement(
+            "unlink",
+            f"MATCH (a:{label.value} {{law: {law}}})-[r]->(b)\n"
+            f"WHERE a.version = {ver} AND ((type(r) IN {types} AND b.law <> {law}) "
+            f"OR type(r) = '{RelType.CITES_EXTERNAL.value}')\n"
+            "DELETE r",
+        )
+        for label in CROSS_LAW_SOURCES
+    ]
+    external = [n for n in nodes if n.label == NodeLabel.EXTERNAL_LAW]
+    statements += _node_statements(graph.law_id, version, external, parameters)
+    statements += _edge_statements(version, edges, local, parameters)
+    statements.append(
+        CypherStatement(
+            "unlink",
+            f"MATCH (e:{NodeLabel.EXTERNAL_LAW.value} {{law: {law}}})\n"
+            "WHERE NOT (e)--()\n"
+            "DELETE e",
+        )
+    )
+    return statements
+
+
+def transaction_groups(
+    statements: Sequence[CypherStatement], max_rows: int
+) -> list[list[CypherStatement]]:
+    """Consecutive statements grouped so that each group holds at most `max_rows` UNWIND
+    rows (a statement bigger than that is a group of its own), in order."""
+    groups: list[list[CypherStatement]] = []
+    rows = max_rows
+    for statement in statements:
+        if not groups or rows + statement.rows > max_rows:
+            groups.append([])
+            rows = 0
+        groups[-1].append(statement)
+        rows += statement.rows
+    return groups
 
 
 def render_script(statements: Sequence[CypherStatement], *, header: str = "") -> str:
@@ -208,18 +290,21 @@ def split_statements(script: str) -> list[str]:
 # --- nodes -----------------------------------------------------------------------------
 
 
-def _node_statements(law_id: str, version: str, nodes: list[Node]) -> list[CypherStatement]:
+def _node_statements(
+    law_id: str, version: str, nodes: list[Node], parameters: bool
+) -> list[CypherStatement]:
     statements = []
     for label in NodeLabel:
         rows = [_node_row(law_id, version, n) for n in nodes if n.label == label]
         merge_key = "key" if label == NodeLabel.LAW else "uid"
         for batch in _chunks(rows, NODE_BATCH):
             text = (
-                f"UNWIND {_rows_literal(batch)} AS row\n"
+                f"UNWIND {'$rows' if parameters else _rows_literal(batch)} AS row\n"
                 f"MERGE (n:{label.value} {{{merge_key}: row.{merge_key}}})\n"
                 "SET n += row"
             )
-            statements.append(CypherStatement("nodes", text, len(batch)))
+            params = {"rows": batch} if parameters else None
+            statements.append(CypherStatement("nodes", text, len(batch), params))
     return statements
 
 
@@ -267,7 +352,7 @@ def _normalised_nodes(graph: LawGraph) -> list[Node]:
 
 
 def _edge_statements(
-    version: str, edges: list[Edge], local: set[tuple[NodeLabel, str]]
+    version: str, edges: list[Edge], local: set[tuple[NodeLabel, str]], parameters: bool
 ) -> list[CypherStatement]:
     groups: dict[tuple[RelType, NodeLabel, bool, NodeLabel, bool], list[Edge]] = {}
     for edge in edges:
@@ -278,7 +363,7 @@ def _edge_statements(
     statements = []
     for (rel, s_label, s_local, t_label, t_local), group in groups.items():
         source = _endpoint("a", s_label, s_local, "s")
-        target = _endpoint("b", t_label, t_local, "t")
+        target = _endpoint("b", t_label, t_local, "t") + _published_filter("b", t_label, t_local)
         for batch in _disjoint_batches(group):
             rows = [
                 {
@@ -293,21 +378,34 @@ def _edge_statements(
                 for e in batch
             ]
             text = (
-                f"UNWIND {_rows_literal(rows)} AS row\n"
+                f"UNWIND {'$rows' if parameters else _rows_literal(rows)} AS row\n"
                 f"MATCH {source}\n"
                 f"MATCH {target}\n"
                 f"MERGE (a)-[r:{rel.value}]->(b)\n"
                 "SET r += row.props"
             )
-            statements.append(CypherStatement("edges", text, len(rows)))
+            params = {"rows": rows} if parameters else None
+            statements.append(CypherStatement("edges", text, len(rows), params))
     return statements
 
 
 def _endpoint(var: str, label: NodeLabel, local: bool, field: str) -> str:
     # A node of this law version is found by uid; a node of another law (a cross-law
-    # citation) by key, whichever of its versions the database holds.
+    # citation) by key, then kept only in its law's published version (_published_filter).
     prop = "uid" if local or label in UNVERSIONED_LABELS else "key"
     return f"({var}:{label.value} {{{prop}: row.{field}}})"
+
+
+def _published_filter(var: str, label: NodeLabel, local: bool) -> str:
+    """A cross-law target is the version its law publishes, never a pending or stale one;
+    when the cited law is not stored (yet), the MATCH finds nothing and no edge is made
+    (services/core/links.py links it once that law is published)."""
+    if local or label in UNVERSIONED_LABELS:
+        return ""
+    return (
+        f"\nMATCH ({var}_law:Law {{key: {var}.law}})\n"
+        f"WHERE {var}.version = {var}_law.published_version"
+    )
 
 
 def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
@@ -317,18 +415,46 @@ def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
 
 
 def _disjoint_batches(edges: list[Edge]) -> list[list[Edge]]:
-    """First-fit: each edge joins the first batch none of whose rows touch its nodes."""
-    batches: list[tuple[set[str], list[Edge]]] = []
+    """Batches of at most EDGE_BATCH edges, in one pass. First-fit: each edge joins the
+    oldest open (not full) batch none of whose rows touch its nodes, looking at no more
+    than FIT_WINDOW open batches before it starts a new one, so that rows of a batch
+    share no node (the ArcadeDB quirk above). A hub, a node already in FIT_WINDOW
+    batches (the Law node of a law without chapters: every CONTAINS edge touches it), is
+    not spread over one batch per edge: its further edges go into plain batches of
+    EDGE_BATCH rows that share it, which ArcadeDB accepts from one writer (measured:
+    2,000 CONTAINS rows from one Law node in one statement, 5.8 s, all written). The work
+    is linear in the edges; the unbounded first-fit it replaces scanned every batch for
+    every edge and made one batch per hub edge: quadratic, 200,000 sections never loaded."""
+    batches: list[list[Edge]] = []
+    open_batches: list[tuple[set[tuple[NodeLabel, str]], list[Edge]]] = []
+    spread: dict[tuple[NodeLabel, str], int] = {}  # node -> batches holding it
+    hub_edges: list[Edge] = []
     for edge in edges:
-        ends = {f"{edge.source_label}|{edge.source}", f"{edge.target_label}|{edge.target}"}
-        for used, batch in batches:
-            if len(batch) < EDGE_BATCH and not used & ends:
+        s, t = (edge.source_label, edge.source), (edge.target_label, edge.target)
+        if spread.get(s, 0) >= FIT_WINDOW or spread.get(t, 0) >= FIT_WINDOW:
+            hub_edges.append(edge)
+            continue
+        spread[s] = spread.get(s, 0) + 1
+        spread[t] = spread.get(t, 0) + 1
+        ends = {s, t}
+        for i, (used, batch) in enumerate(open_batches[:FIT_WINDOW]):
+            if not used & ends:
                 used |= ends
                 batch.append(edge)
+                if len(batch) >= EDGE_BATCH:
+                    del open_batches[i]
                 break
         else:
-            batches.append((set(ends), [edge]))
-    return [batch for _, batch in batches]
+            batch = [edge]
+            batches.append(batch)
+            if EDGE_BATCH > 1:
+                open_batches.append((ends, batch))
+            if len(open_batches) > FIT_WINDOW:
+                # The oldest open batch did not take this edge; it keeps its rows but
+                # leaves the window, so the scan stays bounded.
+                del open_batches[0]
+    batches += [hub_edges[i : i + EDGE_BATCH] for i in range(0, len(hub_edges), EDGE_BATCH)]
+    return batches
 
 
 def _normalised_edges(graph: LawGraph) -> list[Edge]:
@@ -394,19 +520,20 @@ _ESCAPES = {
 }
 
 
+# Characters a string literal writes as an escape: the ones in _ESCAPES, other control
+# characters, line/paragraph separators and the BOM (invisible, or breaking lines in an
+# editor) and lone surrogates (not UTF-8). One regex pass: a statute's text is mostly
+# plain, and a Python loop over every character was the largest cost of an export.
+_NEEDS_ESCAPE = re.compile("[\\\\'\x00-\x1f\x7f\u2028\u2029\ufeff\ud800-\udfff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    ch = match.group()
+    return _ESCAPES.get(ch) or f"\\u{ord(ch):04x}"
+
+
 def _string_literal(text: str) -> str:
-    out = []
-    for ch in text:
-        escaped = _ESCAPES.get(ch)
-        if escaped is not None:
-            out.append(escaped)
-        elif ch < " " or ch in "\x7f\u2028\u2029\ufeff" or 0xD800 <= ord(ch) <= 0xDFFF:
-            # Other control characters, line/paragraph separators and the BOM would be
-            # invisible or break lines in an editor; lone surrogates cannot be UTF-8.
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(ch)
-    return "'" + "".join(out) + "'"
+    return "'" + _NEEDS_ESCAPE.sub(_escape, text) + "'"
 
 
 def _map_literal(value: Mapping[str, Any]) -> str:

@@ -414,17 +414,17 @@ def _division_breaches(section: Section, start: int, end: int, law: Law) -> list
             number = thai_to_arabic_digits(match["num"])
             keys.append(own if match["num"] == "นี้" else _division_key(law, number, kind))
     wanted = {k for k in keys if k}
+    if not wanted:  # most penalty clauses name no division: skip the scan of every section
+        return []
     duty = _DUTY_RE.get(law.language, _DUTY_RE["th"])
     # A section that carries its own sanction is an offence of its own, not one of the
     # duties the division's penalty covers (SG PDPA s.48J(2): not for breaches that are
     # offences).
+    members = [s for s in law.sections if s.chapter_key in wanted or s.part_key in wanted]
     return [
         s.key
-        for s in sorted(law.sections, key=lambda s: s.order)
-        if (s.chapter_key in wanted or s.part_key in wanted)
-        and s.key != section.key
-        and duty.search(s.text)
-        and not _PENALTY_RE.search(s.text)
+        for s in sorted(members, key=lambda s: s.order)
+        if s.key != section.key and duty.search(s.text) and not _PENALTY_RE.search(s.text)
     ]
 
 

@@ -52,6 +52,7 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     _add_export(sub)
     _add_ingest(sub)
+    _add_check(sub)
     _add_inspect(sub)
     _add_stack(sub)
     _add_eval(sub)
@@ -99,7 +100,9 @@ def _cmd_export(args: argparse.Namespace, settings: Settings) -> int:
 
 def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("ingest", help="load laws into the graph database (and vectors)")
-    p.add_argument("sources", type=Path, nargs="+", help="statute files")
+    p.add_argument("sources", type=Path, nargs="+",
+                   help="statute files, or folders (read recursively; files that are not "
+                   "sources are skipped with a note)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     p.add_argument("--async", dest="async_", action="store_true",
                    help="upload the files as a job for the API's workers and show its "
@@ -127,7 +130,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     from services.core import bootstrap
     from services.core.ingestion import ingest_paths
-    from services.core.sources import SourceRoots
+    from services.core.sources import IngestLimits, SourceRoots
 
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
@@ -139,6 +142,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             vectors=vectors,
             embedder=bootstrap.build_worker_embedder(settings),
             source_name=SourceRoots.from_settings(settings).public_name,
+            limits=IngestLimits.from_settings(settings),
         )
     finally:
         vectors.close()
@@ -151,12 +155,62 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
                 print(f"{law.law_id}@{law.version}: {law.status}, {law.sections} sections, "
                       f"{law.nodes} nodes, {law.edges} edges, {law.points} points "
                       f"({law.seconds:.2f} s)")
+        for note in report.skipped:
+            print(f"skipped {note}")
         ingested = sum(1 for law in report.laws if law.error is None)
         print(f"{ingested} laws ingested from {len(report.files)} files "
               f"in {report.seconds:.2f} s")
+        if report.check is not None:
+            print(_check_line(report.check))
     for problem in report.errors:
         print(f"lexgraph: {problem}", file=sys.stderr)
     return 0 if report.ok else 1
+
+
+# --- check -----------------------------------------------------------------------------
+
+
+def _add_check(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("check", help="cross-law citations in the graph against a fresh "
+                       "resolution of the stored laws")
+    p.add_argument("laws", nargs="*", help="law ids (default: every published law)")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(run=_cmd_check)
+
+
+def _cmd_check(args: argparse.Namespace, settings: Settings) -> int:
+    from services.core import bootstrap
+    from services.core.links import check
+
+    bootstrap.ensure_local_graph(settings)
+    graph = bootstrap.build_graph_store(settings)
+    try:
+        result = check(graph, args.laws or None).as_dict()
+    finally:
+        graph.close()
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=2))
+    else:
+        print(_check_line(result))
+        for kind in ("missing", "extra"):
+            for link in result[f"{kind}_examples"]:
+                print(f"  {kind}: {link['source']} -[{link['type']}]-> {link['target']}")
+        if result["unchecked"]:
+            print(f"  not checked (stored before sources were kept; ingest them again): "
+                  f"{', '.join(result['unchecked'])}")
+    return 0 if result["ok"] else 1
+
+
+def _check_line(result: dict[str, Any]) -> str:
+    if "error" in result:
+        return f"cross-law check: {result['error']}"
+    types = sorted({*result["expected"], *result["found"]})
+    counts = ", ".join(
+        f"{t} {result['found'].get(t, 0)}/{result['expected'].get(t, 0)}" for t in types
+    )
+    return (f"cross-law check of {result['laws']} laws: {'ok' if result['ok'] else 'DIFFERS'}"
+            f" (found/expected: {counts or 'none'}; missing {result['missing']}, extra "
+            f"{result['extra']}, to unpublished versions {result['unpublished_targets']})")
 
 
 # --- inspect ---------------------------------------------------------------------------

@@ -137,7 +137,7 @@ def _open_jobs(app: FastAPI, settings: Settings) -> None:
         return
     from services.core import bootstrap
     from services.core.bulk import LawDeps
-    from services.core.sources import SourceRoots
+    from services.core.sources import IngestLimits, SourceRoots
 
     graph, vectors, embedder = app.state.graph, app.state.vectors, app.state.embedder
     deps = (
@@ -146,6 +146,7 @@ def _open_jobs(app: FastAPI, settings: Settings) -> None:
             vectors=vectors,
             embedder=embedder,
             source_name=SourceRoots.from_settings(settings).public_name,
+            limits=IngestLimits.from_settings(settings),
         )
         if graph and vectors and embedder
         else None

@@ -320,6 +320,12 @@ class JobOut(BaseModel):
     error: str | None = None
     errors: dict[str, str] = Field(description="law id (or source:<file>) -> why it failed")
     links: dict[str, str] | None = None
+    check: dict[str, Any] | None = Field(
+        default=None,
+        description="Once the job is final: its laws' cross-law citations in the graph "
+        "against a fresh resolution (ok, expected/found per type, missing, extra, "
+        "unpublished_targets, examples).",
+    )
     law_entries: list[JobLawEntry] | None = Field(
         default=None, description="Every law of the job (with `?laws=true`)."
     )

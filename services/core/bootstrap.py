@@ -19,7 +19,7 @@ from services.core.llm import LLMKeywords
 from services.core.ports import Embedder, VectorIndex
 from services.core.remote_vectors import RemoteVectorIndex, internal_token
 from services.core.settings import Settings
-from services.core.sources import SourceRoots
+from services.core.sources import IngestLimits, SourceRoots
 
 log = logging.getLogger(__name__)
 
@@ -139,6 +139,7 @@ def build_worker_deps(settings: Settings) -> LawDeps:
         vectors=build_worker_vectors(settings),
         embedder=build_worker_embedder(settings),
         source_name=SourceRoots.from_settings(settings).public_name,
+        limits=IngestLimits.from_settings(settings),
     )
 
 

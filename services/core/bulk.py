@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,11 +28,14 @@ from ingest.errors import InvalidSource
 from ingest.graph import LawGraph
 from ingest.models import Law
 from services.core import telemetry
-from services.core.errors import LexgraphError, StoreUnavailable
+from services.core.errors import GraphQueryError, LexgraphError, StoreUnavailable
 from services.core.indexing import optimize_vectors
 from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
+from services.core.links import build_corpus, relink
+from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import LawOutcome, ingest_law_version
+from services.core.sources import IngestLimits
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +45,13 @@ INGEST_CORPUS_TASK = "lexgraph.ingest_corpus"
 INGEST_LAW_TASK = "lexgraph.ingest_law"
 # Seconds a law's lease lives without renewal (renewed every LEASE_S / 3 while it runs).
 LEASE_S = 30.0
+# Seconds between passes of the orphan reaper (`requeue_orphans`): a dead runner's law is
+# queued again within LEASE_S + 2 * REAP_INTERVAL_S = 50 s.
+REAP_INTERVAL_S = 10.0
+# Back-off between in-process attempts of a law that failed with a store error; after the
+# last one the queue's own retries (services/worker/tasks.py) take over, or the law is
+# dead-lettered on the final attempt.
+LAW_RETRY_DELAYS_S = (1.0, 4.0)
 FINISH_JOB_TASK = "lexgraph.finish_job"
 
 
@@ -67,6 +78,7 @@ class LawDeps:
     embedder: Embedder
     # What a stored law says it came from: never a server path (sources.SourceRoots).
     source_name: Callable[[str], str] = file_name
+    limits: IngestLimits = field(default_factory=IngestLimits)
 
 
 class CeleryJobDispatcher:
@@ -116,7 +128,7 @@ class InlineJobDispatcher:
 
     def _run_job(self, job_id: str) -> None:
         try:
-            plan_job(job_id, jobs=self._jobs, dispatcher=self)
+            plan_job(job_id, jobs=self._jobs, dispatcher=self, limits=self._deps.limits)
         except Exception:  # a background thread has nobody to raise to
             log.exception("job %s failed", job_id)
             self._jobs.fail_job(job_id, "internal error; see the API log")
@@ -165,12 +177,19 @@ def _read_cached(
     return tuple(result.laws), tuple(result.rejected)
 
 
-def job_laws(sources: Sequence[str]) -> tuple[list[tuple[str, Law]], dict[str, str]]:
+def job_laws(
+    sources: Sequence[str], limits: IngestLimits | None = None
+) -> tuple[list[tuple[str, Law]], dict[str, str]]:
     """Every readable law of a job's sources with the file it is in (a law's own `source`
-    may name a line of a JSONL), and the reason of each unreadable source."""
+    may name a line of a JSONL), and the reason of each unreadable source (a file over
+    `limits` is not read)."""
     laws: list[tuple[str, Law]] = []
     broken: dict[str, str] = {}
     for source in expand_sources(sources):
+        too_big = limits.file_problem(Path(source)) if limits else None
+        if too_big:
+            broken[source] = f"InvalidSource: {too_big}"
+            continue
         try:
             laws.extend((source, law) for law in read_laws(source))
         except InvalidSource as e:
@@ -181,8 +200,16 @@ def job_laws(sources: Sequence[str]) -> tuple[list[tuple[str, Law]], dict[str, s
     return laws, broken
 
 
-def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> None:
-    """Read a job's sources, record its laws, and hand out one unit of work per law."""
+def plan_job(
+    job_id: str,
+    *,
+    jobs: RedisJobStore,
+    dispatcher: JobDispatcher,
+    limits: IngestLimits | None = None,
+) -> None:
+    """Read a job's sources, record its laws, and hand out one unit of work per law; a
+    source or law over `limits` (default `IngestLimits()`) fails at once with the reason."""
+    limits = limits or IngestLimits()
     job = jobs.get(job_id)
     if job.state not in ("queued", "running"):
         return
@@ -190,10 +217,12 @@ def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> 
         jobs.settle_empty(job_id)
         return
     jobs.mark_running(job_id)
-    laws, broken = job_laws(job.sources)
+    laws, broken = job_laws(job.sources, limits)
     entries: dict[str, LawEntry] = {}
     for source, law in laws:
-        entries.setdefault(law.id, LawEntry(law.id, "pending", source, len(law.sections)))
+        problem = limits.sections_problem(len(law.sections))
+        entries.setdefault(law.id, LawEntry(law.id, "pending", source, len(law.sections), None,
+                                            f"InvalidSource: {problem}" if problem else None))
     for source, reason in broken.items():
         broken_id = f"source:{Path(source).name}"
         entries[broken_id] = LawEntry(broken_id, "pending", source, 0, None, reason)
@@ -206,6 +235,11 @@ def plan_job(job_id: str, *, jobs: RedisJobStore, dispatcher: JobDispatcher) -> 
         jobs.finish_law(
             job_id, f"source:{Path(source).name}", status="failed", source=source, error=reason
         )  # before fan-out: never the law that completes the job
+    for entry in entries.values():
+        if entry.error and not entry.law_id.startswith("source:"):
+            jobs.finish_law(
+                job_id, entry.law_id, status="failed", source=entry.source, error=entry.error
+            )
     for entry in entries.values():
         if entry.error is None and not _final(jobs, job_id, entry.law_id):
             dispatcher.submit_law(job_id, entry.law_id, entry.source)
@@ -223,9 +257,13 @@ def run_law(
     deps: LawDeps,
     dispatcher: JobDispatcher,
     final_attempt: bool,
+    sleep: Callable[[float], None] = time.sleep,
 ) -> LawOutcome | None:
-    """Ingest one law of a job. Raises StoreUnavailable (to be retried) unless this is the
-    final attempt; any other failure is recorded on the job and in the dead-letter list."""
+    """Ingest one law of a job. A store error (a store that does not answer, or one that
+    fails a statement it ran before, such as ArcadeDB's BrokenChunkChainException under
+    two writers) is retried here with back-off (`LAW_RETRY_DELAYS_S`); one that persists
+    raises StoreUnavailable (retried by the queue) unless this is the final attempt. Any
+    other failure, and a final one, is recorded on the job and in the dead-letter list."""
     if jobs.cancel_requested(job_id):
         _finished(jobs, dispatcher, job_id, law_id, status="cancelled", source=source)
         return None
@@ -237,7 +275,11 @@ def run_law(
     outcome: LawOutcome | None = None
     try:
         with _lease_renewed(jobs, job_id, law_id, owner):
-            outcome = _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources)
+            outcome = _with_retries(
+                lambda: _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources),
+                law_id,
+                sleep=sleep,
+            )
     except StoreUnavailable as e:
         if not final_attempt:
             raise
@@ -261,36 +303,63 @@ def run_law(
     return outcome
 
 
+def requeue_orphans(
+    jobs: RedisJobStore, dispatcher: JobDispatcher, *, owner: str, interval_s: float
+) -> list[tuple[str, str]]:
+    """One pass of the orphan reaper, run every `interval_s` by every worker (one of them
+    takes each turn): a law that is running but whose lease was gone on two passes in a
+    row lost its runner (killed with SIGKILL: the lease lapses within LEASE_S). It goes
+    back to pending and to the queue at once, instead of waiting for the broker to
+    redeliver the dead runner's unacknowledged task (the visibility timeout, 600 s);
+    that redelivery, when it comes, finds the law final (or leased) and does nothing.
+    Returns the (job id, law id) pairs re-queued."""
+    if not jobs.take_reaper_turn(owner, interval_s * 0.9):
+        return []
+    requeued: list[tuple[str, str]] = []
+    for entry in jobs.unleased_running_laws():
+        job_id = entry.version or ""
+        if not jobs.seen_unleased_before(job_id, entry.law_id, interval_s * 2.5):
+            continue
+        if jobs.requeue_law(job_id, entry.law_id):
+            log.warning("job %s: law %s lost its runner; queued again", job_id, entry.law_id)
+            dispatcher.submit_law(job_id, entry.law_id, entry.source)
+            requeued.append((job_id, entry.law_id))
+    return requeued
+
+
+def _with_retries(
+    run: Callable[[], LawOutcome], law_id: str, *, sleep: Callable[[float], None]
+) -> LawOutcome:
+    """`run()`, again after each delay of LAW_RETRY_DELAYS_S while it fails with a store
+    error (every step is idempotent, so a retry completes a half-loaded law)."""
+    for delay in (*LAW_RETRY_DELAYS_S, None):
+        try:
+            return run()
+        except (StoreUnavailable, GraphQueryError) as e:
+            if delay is None:
+                raise
+            log.warning("law %s: %s; retrying in %.0f s", law_id, e, delay)
+            sleep(delay)
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
 def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
-    """The last step of a job, once every law is final: re-link citations between the
-    job's laws (a law loaded before the law it cites found no target then), then set the
-    job's final state. Idempotent (relationship MERGE)."""
+    """The last step of a job, once every law is final: resolve the citations of the
+    job's laws once more (each law did so when it was published, but two laws published
+    at the same time by two workers may each have missed the other), check them against
+    a fresh resolution (`links.check`, kept on the job as `check`), then set the job's
+    final state. Idempotent."""
     job = jobs.get(job_id)
     if job.state not in ("queued", "running"):
         return
     entries = jobs.laws(job_id)
+    loaded = sorted(e.law_id for e in entries if e.status in ("succeeded", "unchanged"))
+    if loaded:
+        jobs.set_check(job_id, _relink_and_check(job_id, loaded, deps.graph))
     if any(e.status == "succeeded" for e in entries):
-        loaded = {e.law_id: e for e in entries if e.status in ("succeeded", "unchanged")}
-        corpus = corpus_index(tuple(job.sources))
-        for entry in loaded.values():
-            _relink(entry, corpus, deps.graph)
         optimize_vectors(deps.vectors)
     jobs.complete(job_id)
     log.info("job %s finished", job_id)
-
-
-def _relink(entry: LawEntry, corpus: Any, graph: GraphStore) -> None:
-    """MERGE the law's relationships to other laws again (nodes matched by key)."""
-    if not entry.version:
-        return
-    law = next((x for x in read_laws(entry.source) if x.id == entry.law_id), None)
-    if law is None:
-        return
-    built = _build(law, corpus)
-    own = {node.key for node in built.nodes}
-    cross = [e for e in built.edges if e.target not in own and e.source in own]
-    if cross:
-        graph.load_law(LawGraph(law.id, nodes=[], edges=cross), entry.version)
 
 
 def _build(law: Law, corpus: Any) -> LawGraph:
@@ -329,13 +398,10 @@ def _lease_renewed(jobs: RedisJobStore, job_id: str, law_id: str, owner: str) ->
             pass  # it lapses on its own
 
 
-@lru_cache(maxsize=8)
-def corpus_index(sources: tuple[str, ...]) -> Any:
-    """The CorpusIndex of every readable law of a job, once per process and job."""
-    from ingest.corpus import CorpusIndex
-
+def corpus_index(sources: tuple[str, ...], graph: GraphStore) -> Any:
+    """The CorpusIndex of every readable law of a job and every stored law."""
     laws, _ = job_laws(sources)
-    return CorpusIndex.from_laws(law for _, law in laws)
+    return build_corpus([law for _, law in laws], graph)
 
 
 def _ingest(
@@ -347,7 +413,7 @@ def _ingest(
     if law is None:
         raise InvalidSource(source, f"no law {law_id} in it")
     law = replace(law, source=deps.source_name(source))  # a copy: read_laws caches its laws
-    corpus = corpus_index(tuple(sources))
+    corpus = corpus_index(tuple(sources), deps.graph)
 
     def load_graph(law: Law, version: str) -> LawGraph:
         built = _build(law, corpus)
@@ -366,7 +432,26 @@ def _ingest(
         vectors=deps.vectors,
         load_graph=load_graph,
         load_vectors=load_vectors,
+        on_published=lambda version: _relink(deps.graph, law.id),
     )
+
+
+def _relink(graph: GraphStore, law_id: str) -> None:
+    relink(graph, [law_id])
+
+
+def _relink_and_check(job_id: str, law_ids: list[str], graph: GraphStore) -> dict[str, Any]:
+    """The job's `check`. A store that is down raises (the task is retried); a statement
+    the store refuses is reported in the check instead of leaving the job unfinished."""
+    try:
+        relink(graph, law_ids)
+        result = check_links(graph, law_ids).as_dict(examples=5)
+    except GraphQueryError as e:
+        log.exception("job %s: relinking or checking cross-law citations failed", job_id)
+        return {"ok": False, "error": str(e)}
+    if not result["ok"]:
+        log.warning("job %s: cross-law check found differences: %s", job_id, result)
+    return result
 
 
 def _finished(

@@ -28,7 +28,13 @@ from neo4j.exceptions import (
     TransientError,
 )
 
-from ingest.export import CypherStatement, export_statements, graph_version, schema_statements
+from ingest.export import (
+    CypherStatement,
+    export_statements,
+    graph_version,
+    schema_statements,
+    transaction_groups,
+)
 from ingest.graph import LawGraph
 from services.core.cypher import load_query
 from services.core.errors import GraphQueryError, GraphUnavailable
@@ -36,6 +42,9 @@ from services.core.errors import GraphQueryError, GraphUnavailable
 log = logging.getLogger(__name__)
 
 LOAD_KINDS = ("nodes", "edges")
+# UNWIND rows per load transaction: ~100 sections of text or ~200 relationships a row
+# batch, so 20,000 rows stay far below a server's transaction memory.
+LOAD_TX_ROWS = 20_000
 
 
 class BoltGraphStore:
@@ -71,12 +80,18 @@ class BoltGraphStore:
 
     def load_law(self, graph: LawGraph, version: str | None = None) -> str:
         """Every node and relationship of `graph` as `version` (default: a hash of the graph)
-        in one transaction, by executing the exported statements; returns the version.
-        Publishing the version is the caller's next step (services/core/publish.py)."""
+        by executing the exported statements, in transactions of at most LOAD_TX_ROWS
+        rows; returns the version. Publishing the version is the caller's next step
+        (services/core/publish.py), which checks the graph holds all of it first: until
+        then the version is invisible, so it need not be loaded in one transaction (and
+        100,000 sections in one exceeded Neo4j's 512 MiB transaction memory)."""
         version = version or graph_version(graph)
-        statements = [s for s in export_statements(graph, version) if s.kind in LOAD_KINDS]
+        statements = [
+            s for s in export_statements(graph, version, parameters=True) if s.kind in LOAD_KINDS
+        ]
         started = time.perf_counter()
-        self.execute(statements)
+        for group in transaction_groups(statements, LOAD_TX_ROWS):
+            self.execute(group)
         log.info(
             "loaded %s@%s: %d statements in %.2f s",
             graph.law_id,
@@ -91,7 +106,7 @@ class BoltGraphStore:
 
         def work(tx: ManagedTransaction) -> None:
             for statement in statements:
-                tx.run(statement.text).consume()
+                tx.run(statement.text, dict(statement.params or {})).consume()
 
         with self._session() as session:
             session.execute_write(work)

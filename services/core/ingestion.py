@@ -3,12 +3,14 @@
 Per run:
 1. read every file; a file that cannot become laws is reported (its path and the problem)
    and nothing of it is stored;
-2. index all laws read (cross-law citations resolve within the run) and build each graph;
+2. index all laws read together with the laws already stored, and build each graph;
    a law whose graph cannot be built is reported and nothing of it is stored;
 3. load each law under the publish protocol of `services/core/publish.py`: mark pending,
-   load the graph (the exported Cypher, one transaction), index the vectors, check, publish,
-   remove older versions;
-4. re-link cross-law citations whose target law was (re)loaded later in the same run.
+   load the graph (the exported Cypher, transactions of 20,000 rows), index the vectors,
+   check, publish, re-resolve the citations between it and the stored laws
+   (`services/core/links.py`, both directions), remove older versions;
+4. check the cross-law citations of the laws loaded against a fresh resolution
+   (`links.check`; the report's `check`).
 
 Functions receive their collaborators (graph store, vector index, embedder); they never
 build them (bootstrap does).
@@ -18,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, cast
@@ -27,10 +29,14 @@ from ingest.errors import InvalidSource
 from ingest.export import ExportError
 from ingest.graph import LawGraph
 from ingest.models import Law
+from services.core.bulk import SOURCE_SUFFIXES
 from services.core.errors import LexgraphError
 from services.core.indexing import index_law, optimize_vectors
+from services.core.links import build_corpus, relink
+from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.publish import content_version, ingest_law_version
+from services.core.sources import IngestLimits
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +76,8 @@ class FileResult:
 class IngestReport:
     files: list[FileResult] = field(default_factory=list)
     seconds: float = 0.0
+    check: dict[str, Any] | None = None  # links.check over the laws loaded
+    skipped: list[str] = field(default_factory=list)  # files of folders that are no source
 
     @property
     def ok(self) -> bool:
@@ -89,6 +97,8 @@ class IngestReport:
             "seconds": round(self.seconds, 3),
             "laws_ingested": sum(1 for law in self.laws if law.error is None),
             "errors": self.errors,
+            "check": self.check,
+            "skipped": self.skipped,
             "files": [
                 {
                     "path": f.path,
@@ -118,33 +128,66 @@ def ingest_paths(
     vectors: VectorIndex | None = None,
     embedder: Embedder | None = None,
     source_name: Callable[[Path], str] | None = None,
+    limits: IngestLimits | None = None,
 ) -> IngestReport:
     """Ingest every law in `paths`; one file's problem never stops the others.
     `source_name` says what the stored law names as its source (default: the file's
-    name; the CLI passes `SourceRoots.public_name`): never a server path."""
+    name; the CLI passes `SourceRoots.public_name`): never a server path. A file or law
+    over `limits` (default `IngestLimits()`) is refused before any work on it."""
     started = time.perf_counter()
     report = IngestReport()
-    pending = _read_all(paths, report, source_name or (lambda path: path.name))
-    _build_all(pending)
+    files, report.skipped = expand_paths(paths)
+    pending = _read_all(
+        files, report, source_name or (lambda path: path.name), limits or IngestLimits()
+    )
     graph.apply_schema()
+    _build_all(pending, graph)
     loaded: list[_Pending] = []
     for item in pending:
         if item.result.error is None and _load(
             item, graph=graph, vectors=vectors, embedder=embedder
         ):
             loaded.append(item)
-    _relink_cross_law(loaded, graph)
+    if loaded:
+        try:
+            report.check = check_links(graph, [item.law.id for item in loaded]).as_dict()
+        except LexgraphError as e:  # the laws are published; say that the check did not run
+            report.check = {"ok": False, "error": f"cross-law check failed: {e}"}
     if vectors is not None and any(item.result.points for item in loaded):
         optimize_vectors(vectors)
     report.seconds = time.perf_counter() - started
     return report
 
 
+def expand_paths(paths: Iterable[str | Path]) -> tuple[list[Path], list[str]]:
+    """Files named, plus the source files inside folders named (recursive, sorted), and a
+    note for each file of a folder that is not a source (hidden files are passed over)."""
+    files: list[Path] = []
+    skipped: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if not path.is_dir():
+            files.append(path)
+            continue
+        for child in sorted(path.rglob("*")):
+            relative = child.relative_to(path)
+            if not child.is_file() or any(p.startswith(".") for p in relative.parts):
+                continue
+            if child.suffix.lower() in SOURCE_SUFFIXES:
+                files.append(child)
+            else:
+                skipped.append(f"{child}: not a source file ({', '.join(SOURCE_SUFFIXES)})")
+    return list(dict.fromkeys(files)), skipped
+
+
 # --- steps -----------------------------------------------------------------------------
 
 
 def _read_all(
-    paths: Iterable[str | Path], report: IngestReport, source_name: Callable[[Path], str]
+    paths: Iterable[str | Path],
+    report: IngestReport,
+    source_name: Callable[[Path], str],
+    limits: IngestLimits,
 ) -> list[_Pending]:
     from ingest.parse import read_source  # the readers' module
 
@@ -154,6 +197,9 @@ def _read_all(
         path = Path(raw)
         file_result = FileResult(str(path))
         report.files.append(file_result)
+        file_result.error = limits.file_problem(path)
+        if file_result.error:
+            continue
         try:
             result = read_source(path)
         except InvalidSource as e:
@@ -180,16 +226,19 @@ def _read_all(
                 law_result.status = "failed"
                 law_result.error = f"law {law.id} was already read from {seen[law.id]} in this run"
                 continue
+            too_big = limits.sections_problem(len(law.sections))
+            if too_big:
+                law_result.status, law_result.error = "failed", too_big
+                continue
             seen[law.id] = str(path)
             pending.append(_Pending(replace(law, source=source_name(path)), law_result))
     return pending
 
 
-def _build_all(pending: list[_Pending]) -> None:
+def _build_all(pending: list[_Pending], graph: GraphStore) -> None:
     from ingest.build import build_graph  # the citation/rules module
-    from ingest.corpus import CorpusIndex
 
-    corpus = CorpusIndex.from_laws(item.law for item in pending)
+    corpus = build_corpus([item.law for item in pending], graph)
     for item in pending:
         try:
             item.graph = build_graph(item.law, corpus)
@@ -224,6 +273,7 @@ def _load(
             vectors=vectors or cast(VectorIndex, _NoVectors()),
             load_graph=load_graph,
             load_vectors=load_vectors,
+            on_published=lambda version: _relink(graph, item.law.id),
         )
     except (LexgraphError, ExportError) as e:
         _fail(item, str(e))
@@ -261,24 +311,8 @@ def _index_vectors(
     return sum(counts.values())
 
 
-def _relink_cross_law(loaded: Sequence[_Pending], graph: GraphStore) -> None:
-    """A citation of law B from law A finds B's nodes only when B is loaded; re-run A's
-    statements (idempotent MERGE) when a law it cites was loaded after it."""
-    order = {item.law.id: i for i, item in enumerate(loaded)}
-    for i, item in enumerate(loaded):
-        assert item.graph is not None  # noqa: S101
-        cited = _cited_laws(item.graph)
-        if any(order.get(law_id, -1) > i for law_id in cited):
-            graph.load_law(item.graph, item.result.version)
-
-
-def _cited_laws(law_graph: LawGraph) -> set[str]:
-    own = {node.key for node in law_graph.nodes}
-    return {
-        edge.target.split(":", 1)[0]
-        for edge in law_graph.edges
-        if edge.target not in own and ":" in edge.target
-    }
+def _relink(graph: GraphStore, law_id: str) -> None:
+    relink(graph, [law_id])
 
 
 # --- helpers ---------------------------------------------------------------------------

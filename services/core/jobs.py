@@ -91,6 +91,21 @@ return 1
 """
 )
 
+# KEYS: laws hash, the law's lease; ARGV: law id. Running and unleased -> pending.
+_REQUEUE_LAW = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current or redis.call('EXISTS', KEYS[2]) == 1 then
+  return 0
+end
+local entry = cjson.decode(current)
+if entry['status'] ~= 'running' then
+  return 0
+end
+entry['status'] = 'pending'
+redis.call('HSET', KEYS[1], ARGV[1], cjson.encode(entry))
+return 1
+"""
+
 _RENEW_LEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   return redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[2]))
@@ -136,6 +151,9 @@ class Job:
     errors: dict[str, str] = field(default_factory=dict)  # law id (or source) -> reason
     owner: str = ""  # the principal (API key) that submitted it; "" for older jobs
     deleted: bool = False  # its owner deleted it; workers still finish what they run
+    # links.check over the job's laws once they are final: cross-law citations in the
+    # graph against a fresh resolution (None until the job's finishing step ran).
+    check: dict[str, Any] | None = None
 
     @property
     def eta_s(self) -> float | None:
@@ -169,6 +187,7 @@ class Job:
             "retry_of": self.retry_of,
             "error": self.error,
             "errors": dict(self.errors),
+            "check": self.check,
         }
 
 
@@ -367,6 +386,11 @@ class RedisJobStore:
             telemetry.record_dead_letter("lexgraph.ingest_law")
         return int(done)
 
+    def set_check(self, job_id: str, result: Mapping[str, Any]) -> None:
+        """Keep the cross-law check of a job's laws (services/core/links.py) on the job."""
+        with self._guard():
+            self._r.hset(_job_key(job_id), "check", json.dumps(result, ensure_ascii=False))
+
     def fail_job(self, job_id: str, error: str) -> None:
         """A job that could not even be planned (no readable source at all)."""
         with self._guard():
@@ -437,6 +461,52 @@ class RedisJobStore:
     def release_lease(self, job_id: str, law_id: str, owner: str) -> None:
         with self._guard():
             self._r.eval(_RELEASE_LEASE, 1, _lease_key(job_id, law_id), owner)
+
+    def unleased_running_laws(self) -> list[LawEntry]:
+        """Laws marked running (of jobs not yet final) that nobody holds a lease on: their
+        runner died, or is between `start_law` and `take_lease`. Entries carry the job id
+        in `version` (job id, law id and source are what a re-queue needs)."""
+        found: list[LawEntry] = []
+        for job in self.list_jobs(state="running", limit=10_000):
+            running = [e for e in self.laws(job.id) if e.status == "running"]
+            if not running:
+                continue
+            with self._guard():
+                pipe = self._r.pipeline()
+                for entry in running:
+                    pipe.exists(_lease_key(job.id, entry.law_id))
+                leased = pipe.execute()
+            found += [
+                LawEntry(e.law_id, e.status, e.source, e.sections, job.id)
+                for e, held in zip(running, leased, strict=True)
+                if not held
+            ]
+        return found
+
+    def seen_unleased_before(self, job_id: str, law_id: str, ttl_s: float) -> bool:
+        """Note that a running law had no lease; True when it was noted already within
+        `ttl_s` (two sightings in a row: not a runner between start_law and take_lease)."""
+        key = f"{_PREFIX}orphan:{job_id}:{law_id}"
+        with self._guard():
+            first = self._r.set(key, "1", nx=True, px=int(ttl_s * 1000))
+            if not first:
+                self._r.delete(key)
+        return not first
+
+    def requeue_law(self, job_id: str, law_id: str) -> bool:
+        """A running law back to pending (its runner died), unless it became final or
+        was taken by a new runner meanwhile; True when it was put back."""
+        with self._guard():
+            return bool(
+                self._r.eval(
+                    _REQUEUE_LAW, 2, _laws_key(job_id), _lease_key(job_id, law_id), law_id
+                )
+            )
+
+    def take_reaper_turn(self, owner: str, ttl_s: float) -> bool:
+        """One reaper (bulk.requeue_orphans) per interval across every worker."""
+        with self._guard():
+            return bool(self._r.set(_PREFIX + "reaper", owner, nx=True, px=int(ttl_s * 1000)))
 
     # -- dead letters -------------------------------------------------------------------
 
@@ -576,4 +646,5 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         errors={e.law_id: e.error for e in entries if e.status == "failed" and e.error},
         owner=raw.get("owner", ""),
         deleted=raw.get("deleted") == "1",
+        check=json.loads(raw["check"]) if raw.get("check") else None,
     )

@@ -7,6 +7,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ingest.export import CypherStatement
 from ingest.graph import LawGraph
 
 
@@ -115,6 +116,10 @@ class GraphStore(Protocol):
     def load_law(self, graph: LawGraph, version: str | None = None) -> str:
         """Every node and edge of `graph` as `version` (MERGE, re-runnable, not yet
         published); returns the version loaded."""
+        ...
+
+    def execute(self, statements: Sequence[CypherStatement]) -> None:
+        """Exported data statements (`ingest.export`) in one write transaction."""
         ...
 
     def run_read(self, query_name: str, **params: Any) -> list[dict[str, Any]]: ...

@@ -11,12 +11,17 @@ The protocol, per law:
 3. Graph: load every node and edge of the new version (MERGE on uid, re-runnable).
 4. Vectors: embed and upsert every chunk and profile point of the new version.
 5. Check the graph holds every node of the version, then flip
-   `Law.published_version = version` (and clear `pending_version`) in one write.
-6. Remove the old version's nodes, edges and points.
+   `Law.published_version = version` (and clear `pending_version`) in one write, which
+   also keeps the parsed law of that version on its `LawSource` node (links.py reads it).
+6. `on_published(version)`: the caller re-resolves citations between this law and the
+   others (services/core/links.py), while the old version's nodes still exist, so other
+   laws' citations move from the old version to the new one without a gap.
+7. Remove the old version's nodes, edges and points.
 
 A crash anywhere before step 5 leaves the previous version published and the partial new
 one invisible; running the law again completes it (every step is idempotent). A crash
-between 5 and 6 leaves stale data that is invisible and swept on the next run.
+between 5 and 7 leaves stale data that is invisible and swept on the next run (which also
+re-resolves the citations: an unchanged law runs steps 6 and 7 again).
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from typing import Literal
 
 from ingest.graph import LawGraph, NodeLabel
 from ingest.models import Law
+from ingest.serial import FORMAT, law_to_text
 from services.core import telemetry
 from services.core.errors import GraphUnavailable
 from services.core.ports import GraphStore, VectorIndex
@@ -59,6 +65,8 @@ VERSIONED_LABELS = frozenset(
 GraphLoader = Callable[[Law, str], LawGraph]
 # Embeds and upserts a law's points for one version; returns the number of points.
 VectorLoader = Callable[[Law, LawGraph, str], int]
+# Runs once the law's version is published (or found unchanged), before stale removal.
+PublishedHook = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -110,12 +118,18 @@ def ingest_law_version(
     load_graph: GraphLoader,
     load_vectors: VectorLoader,
     force: bool = False,
+    on_published: PublishedHook | None = None,
 ) -> LawOutcome:
     """Ingest one law under the publish protocol above; idempotent and crash-safe."""
     started = time.perf_counter()
     version = content_version(law)
     current = law_versions(graph, law.id)
     if current.published == version and not force:
+        graph.run_write(
+            "law_source_store", law=law.id, version=version, format=FORMAT, model=law_to_text(law)
+        )
+        if on_published is not None:
+            on_published(version)
         remove_stale(law.id, version, graph=graph, vectors=vectors)
         log.info("law %s unchanged at version %s", law.id, version)
         return LawOutcome(law.id, version, "unchanged", len(law.sections))
@@ -124,8 +138,16 @@ def ingest_law_version(
     law_graph = load_graph(law, version)
     points = load_vectors(law, law_graph, version)
     nodes = _check_graph_holds(graph, law.id, version, law_graph)
-    graph.run_write("law_publish", law=law.id, version=version)
+    graph.run_write(
+        "law_publish_with_source",
+        law=law.id,
+        version=version,
+        format=FORMAT,
+        model=law_to_text(law),
+    )
     telemetry.record_sections_ingested(len(law.sections))
+    if on_published is not None:
+        on_published(version)
     remove_stale(law.id, version, graph=graph, vectors=vectors)
     seconds = time.perf_counter() - started
     log.info(

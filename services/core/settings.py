@@ -274,6 +274,14 @@ class Settings(BaseSettings):
     # Unacked (acks_late) tasks of a worker killed mid-law return to the queue after this
     # many seconds (kombu's Redis visibility timeout); longer than the slowest law.
     queue_visibility_timeout_s: int = 600
+    # Ceilings on what one ingestion takes, checked before any work starts: a source file
+    # over ingest_max_file_bytes is not read, a law with more than ingest_max_sections
+    # sections is not built; both are reported with the reason and nothing is stored.
+    # The largest real sources: the 698-law OCS laws.jsonl, 32 MB; the Civil and
+    # Commercial Code, 1,842 sections. 200,000 synthetic sections ingest in linear time
+    # but take minutes and GBs (bench/bench_ingest_scale.py); raise the ceilings for them.
+    ingest_max_file_bytes: int = Field(default=64 * 1024 * 1024, gt=0)
+    ingest_max_sections: int = Field(default=50_000, gt=0)
     # One machine: the process that owns the embedded vectors (`lexgraph serve`) takes
     # upserts/deletes/counts from workers at `<vector_owner_url>/internal/vectors/...`,
     # guarded by `internal_token` (when unset, serve writes a random one to

@@ -25,6 +25,41 @@ UPLOADS_DIR = "uploads"  # under settings.data_dir: uploads/<batch>/<n>/<file na
 
 
 @dataclass(frozen=True)
+class IngestLimits:
+    """Ceilings on one source file and one law (`Settings.ingest_max_file_bytes`,
+    `ingest_max_sections`), checked before a file is read and before a law is built."""
+
+    max_file_bytes: int = 64 * 1024 * 1024
+    max_sections: int = 50_000
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> IngestLimits:
+        return cls(settings.ingest_max_file_bytes, settings.ingest_max_sections)
+
+    def file_problem(self, path: Path) -> str | None:
+        """Why `path` is refused before reading it, or None."""
+        try:
+            size = path.stat().st_size
+        except OSError:
+            return None  # the reader reports what is wrong with it
+        if size > self.max_file_bytes:
+            return (
+                f"file is {size:,} bytes, over the ceiling of {self.max_file_bytes:,} "
+                "(LEXGRAPH_INGEST_MAX_FILE_BYTES); nothing of it was read"
+            )
+        return None
+
+    def sections_problem(self, sections: int) -> str | None:
+        """Why a law of `sections` sections is refused before it is built, or None."""
+        if sections > self.max_sections:
+            return (
+                f"law has {sections:,} sections, over the ceiling of {self.max_sections:,} "
+                "(LEXGRAPH_INGEST_MAX_SECTIONS); nothing of it was stored"
+            )
+        return None
+
+
+@dataclass(frozen=True)
 class SourceRoots:
     roots: tuple[Path, ...]  # resolved
     uploads: Path  # resolved; not a root: an upload is named only by the job it came with

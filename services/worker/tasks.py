@@ -4,9 +4,13 @@
   `lexgraph.ingest_law` per law.
 - `lexgraph.ingest_law(job_id, law_id, source)`: ingest one law under the publish
   protocol.
-- `lexgraph.finish_job(job_id)`: once every law is final, re-link citations between the
-  job's laws and set the job's final state. Graph or vector store unavailable: retried with exponential back-off (2, 4, 8,
-  ... s, at most 60 s, 6 tries); bad input: no retry, the law goes to the dead-letter list.
+- `lexgraph.finish_job(job_id)`: once every law is final, resolve the job's cross-law
+  citations once more, check them (the job's `check`) and set the job's final state.
+
+A store error is retried inside the task first (bulk.LAW_RETRY_DELAYS_S), then by the
+queue with exponential back-off (2, 4, 8, ... s, at most 60 s, 6 tries); bad input: no
+retry, the law goes to the dead-letter list. The worker's main process runs the orphan
+reaper (bulk.requeue_orphans): a law whose runner died is queued again within a minute.
 
 Each worker process builds its clients once (graph driver, embedder, vector index: the
 vector owner's internal endpoint on one machine, the Qdrant server in production).
@@ -15,14 +19,18 @@ vector owner's internal endpoint on one machine, the Qdrant server in production
 from __future__ import annotations
 
 import logging
+import os
+import socket
+import threading
 from typing import Any
 
-from celery import Task
+from celery import Task, signals
 
 from services.core import bulk
 from services.core.errors import StoreUnavailable
 from services.core.jobs import RedisJobStore
 from services.core.settings import get_settings
+from services.core.sources import IngestLimits
 from services.worker.celery_app import app
 
 log = logging.getLogger(__name__)
@@ -63,7 +71,12 @@ class _Dispatcher:
 @app.task(name=bulk.INGEST_CORPUS_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
 def ingest_corpus(self: Task, job_id: str) -> None:
     try:
-        bulk.plan_job(job_id, jobs=_jobs(), dispatcher=_Dispatcher())
+        bulk.plan_job(
+            job_id,
+            jobs=_jobs(),
+            dispatcher=_Dispatcher(),
+            limits=IngestLimits.from_settings(get_settings()),
+        )
     except StoreUnavailable as e:
         raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
 
@@ -96,6 +109,28 @@ def finish_job(self: Task, job_id: str) -> None:
         bulk.finish_job(job_id, jobs=_jobs(), deps=_deps())
     except StoreUnavailable as e:
         raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+
+
+@signals.worker_ready.connect
+def _start_reaper(sender: Any = None, **_: Any) -> None:
+    """In the worker's main process: re-queue the laws of dead runners every
+    REAP_INTERVAL_S (bulk.requeue_orphans), so a worker killed with SIGKILL has its law
+    running again within a minute rather than after the broker's visibility timeout."""
+    if get_settings().broker_url is None:
+        return  # eager: no other process to take over
+    owner = f"{socket.gethostname()}:{os.getpid()}"
+
+    def loop() -> None:
+        stop = threading.Event()
+        while not stop.wait(bulk.REAP_INTERVAL_S):
+            try:
+                bulk.requeue_orphans(
+                    _jobs(), _Dispatcher(), owner=owner, interval_s=bulk.REAP_INTERVAL_S
+                )
+            except Exception:  # the reaper must outlive a Redis or broker hiccup
+                log.exception("orphan reaper pass failed")
+
+    threading.Thread(target=loop, name="lexgraph-reaper", daemon=True).start()
 
 
 def _backoff(retries: int) -> int:

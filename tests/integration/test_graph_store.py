@@ -111,17 +111,23 @@ def test_unique_uid_constraint_is_enforced(graph_store: BoltGraphStore) -> None:
         graph_store.run_cypher("CREATE (:Section {uid: $u})", write=True, u=f"{LAW}:s:1@{V1}")
 
 
-def test_relationships_to_another_law_resolve_by_key(graph_store: BoltGraphStore) -> None:
+def test_relationships_to_another_law_reach_its_published_version_only(
+    graph_store: BoltGraphStore,
+) -> None:
     graph_store.apply_schema()
     graph_store.load_law(synthetic_graph(), V1)
     other = LawGraph("other-law", [Node(NodeLabel.SECTION, "other-law:s:1", {"text": "x"})])
     other.edges.append(replace(synthetic_graph().edges[0], source_label=NodeLabel.SECTION,
                                source="other-law:s:1", target_label=NodeLabel.SECTION,
                                target=f"{LAW}:s:3", type="REFERENCES"))  # type: ignore[arg-type]
+    query = ("MATCH (a:Section {law: 'other-law'})-[:REFERENCES]->(b:Section) "
+             "RETURN b.key AS k, b.version AS v")
     graph_store.load_law(other, V2)
-    rows = graph_store.run_cypher(
-        "MATCH (a:Section {law: 'other-law'})-[:REFERENCES]->(b:Section) RETURN b.key AS k")
-    assert rows == [{"k": f"{LAW}:s:3"}]
+    assert graph_store.run_cypher(query) == []  # the cited law has no published version
+    graph_store.run_write("law_publish", law=LAW, version=V1)
+    graph_store.load_law(synthetic_graph(text="new text"), V2)  # a pending second version
+    graph_store.load_law(other, V2)
+    assert graph_store.run_cypher(query) == [{"k": f"{LAW}:s:3", "v": V1}]
 
 
 def test_load_time_of_a_hundred_section_law(graph_store: BoltGraphStore) -> None:

@@ -122,3 +122,30 @@ def _env(settings: Settings) -> dict[str, str]:
         "LEXGRAPH_GRAPH_MANAGE_LOCAL": "false",
     })
     return env
+
+
+def test_a_file_or_law_over_the_ceilings_is_refused_before_any_work(
+    graph_store: BoltGraphStore, tmp_path: Path,
+) -> None:
+    from services.core.sources import IngestLimits
+
+    small_file = ingest_paths([PDPA], graph=graph_store, limits=IngestLimits(max_file_bytes=1000))
+    assert not small_file.ok
+    assert "over the ceiling of 1,000 (LEXGRAPH_INGEST_MAX_FILE_BYTES)" in small_file.errors[0]
+    few_sections = ingest_paths([PDPA], graph=graph_store, limits=IngestLimits(max_sections=50))
+    assert not few_sections.ok and few_sections.laws[0].status == "failed"
+    assert "law has 96 sections, over the ceiling of 50" in few_sections.errors[0]
+    assert graph_store.counts("th-pdpa-2562")["nodes"] == {}
+
+
+def test_a_folder_ingests_recursively_and_notes_what_it_skips(
+    graph_store: BoltGraphStore, tmp_path: Path,
+) -> None:
+    (tmp_path / "nested" / "deeper").mkdir(parents=True)
+    (tmp_path / "nested" / "deeper" / "about.md").write_bytes(PDPA.read_bytes())
+    (tmp_path / "nested" / "notes.pdf").write_bytes(b"%PDF-1.4")
+    (tmp_path / ".hidden").write_text("x", encoding="utf-8")
+    report = ingest_paths([tmp_path], graph=graph_store)
+    assert report.ok, report.errors
+    assert [law.law_id for law in report.laws] == ["th-pdpa-2562"]
+    assert len(report.skipped) == 1 and "notes.pdf: not a source file" in report.skipped[0]

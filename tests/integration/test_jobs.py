@@ -196,6 +196,49 @@ def test_a_law_has_one_runner_until_its_lease_lapses(store: RedisJobStore) -> No
     assert store.take_lease("j", "law", "third", ttl_s=5)
 
 
+class _Recorder:
+    def __init__(self) -> None:
+        self.laws: list[tuple[str, str, str]] = []
+
+    def submit(self, job_id: str) -> None:
+        raise AssertionError("the reaper re-queues laws, not jobs")
+
+    def submit_law(self, job_id: str, law_id: str, source: str) -> None:
+        self.laws.append((job_id, law_id, source))
+
+    def submit_finish(self, job_id: str) -> None:
+        raise AssertionError("the reaper never finishes a job")
+
+
+def test_a_dead_runners_law_is_queued_again_after_two_reaper_passes(
+    store: RedisJobStore,
+) -> None:
+    from services.core.bulk import requeue_orphans
+
+    job = store.create(["/corpus"])
+    store.plan(job.id, [LawEntry(x, "pending", f"{x}.json", 1) for x in "abc"], sections_total=3)
+    store.mark_fanned_out(job.id)
+    for law in "ab":
+        assert store.start_law(job.id, law, f"{law}.json")
+    assert store.take_lease(job.id, "a", "killed-worker", ttl_s=0.2)
+    assert store.take_lease(job.id, "b", "live-worker", ttl_s=30)
+    time.sleep(0.3)  # the runner of "a" was killed: its lease lapsed
+    dispatcher, interval = _Recorder(), 0.3
+
+    def reap() -> list[tuple[str, str]]:
+        found = requeue_orphans(store, dispatcher, owner="test", interval_s=interval)
+        time.sleep(interval)  # the next turn
+        return [x for x in found if x[0] == job.id]
+
+    assert reap() == []  # first sighting: maybe a runner between start and lease
+    assert reap() == [(job.id, "a")]
+    assert [x for x in dispatcher.laws if x[0] == job.id] == [(job.id, "a", "a.json")]
+    entries = {e.law_id: e.status for e in store.laws(job.id)}
+    assert entries == {"a": "pending", "b": "running", "c": "pending"}
+    assert reap() == [] and reap() == []  # pending until a runner takes it: not again
+    assert store.start_law(job.id, "a", "a.json")  # the re-queued task runs it
+
+
 def test_job_state_survives_a_new_client(store: RedisJobStore, redis_url: str) -> None:
     job = store.create(["/x"])
     other = RedisJobStore.from_url(redis_url)
@@ -551,6 +594,18 @@ def test_upload_over_the_limit_is_413_and_a_small_upload_is_ingested(stack: Stac
     assert accepted.status_code == 202, accepted.text
     job = _wait_final(stack, accepted.json()["id"], 600)
     assert job["state"] == "succeeded" and job["laws"]["done"] == 1
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_a_job_checks_the_cross_law_citations_of_its_laws(stack: Stack, tmp_path: Path) -> None:
+    """The Financial Institutions Businesses Act cites the PLC Act 20 times; the job's
+    finishing step checks those citations against a fresh resolution and says so."""
+    corpus = _corpus(tmp_path, ["ธ0012-1B-0001.json", "บ0011-1B-0001.json"])
+    job = _wait_final(stack, _submit(stack, [str(corpus)]), 900)
+    assert job["laws"]["done"] == 2, job
+    check = job["check"]
+    assert check["ok"] and check["laws"] == 2, check
+    assert check["found"] == check["expected"] and check["found"]["REFERENCES"] >= 20, check
 
 
 @pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")

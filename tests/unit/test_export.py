@@ -9,15 +9,21 @@ from pathlib import Path
 import pytest
 
 from ingest.export import (
+    EDGE_BATCH,
+    FIT_WINDOW,
     ExportError,
+    _disjoint_batches,
+    _rows_literal,
+    cross_law_statements,
     cypher_literal,
     export_script,
     export_statements,
     render_script,
     schema_statements,
     split_statements,
+    transaction_groups,
 )
-from ingest.graph import LawGraph, Node, NodeLabel
+from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 from tests.synthetic import LAW, NASTY, synthetic_graph
 
 GOLDEN = Path(__file__).resolve().parents[1] / "fixtures" / "golden" / "synthetic_law.cypher"
@@ -126,6 +132,30 @@ def test_relationship_batches_touch_disjoint_nodes() -> None:
         assert len(set(ends)) == len(ends), statement.text
 
 
+def test_relationship_batching_is_one_pass_over_hubs_and_chains() -> None:
+    """A law without chapters (every CONTAINS edge shares the Law node) and a NEXT chain:
+    chain batches stay disjoint and full, hub edges share full batches, and no edge is
+    tried against more than the fit window (bench/bench_ingest_scale.py times it)."""
+    n = 20_000
+    keys = [f"big:s:{i}" for i in range(n)]
+    edges = [Edge(RelType.CONTAINS, NodeLabel.LAW, "big", NodeLabel.SECTION, k) for k in keys]
+    edges += [
+        Edge(RelType.NEXT, NodeLabel.SECTION, a, NodeLabel.SECTION, b)
+        for a, b in zip(keys, keys[1:], strict=False)
+    ]
+    star = _disjoint_batches(edges[:n])
+    chain = _disjoint_batches(edges[n:])
+    # the first FIT_WINDOW spread one per batch; then the Law node is a hub and its edges
+    # share full batches
+    assert len(star) == FIT_WINDOW + -(-(n - FIT_WINDOW) // EDGE_BATCH)
+    assert sum(len(b) for b in star) == n
+    assert len(chain) <= 2 * -(-(n - 1) // EDGE_BATCH)  # two interleaved halves, full batches
+    for batch in chain:
+        ends = [e.source for e in batch] + [e.target for e in batch]
+        assert len(set(ends)) == len(ends) and len(batch) <= EDGE_BATCH
+    assert sum(len(b) for b in chain) == n - 1
+
+
 def test_every_node_carries_key_law_version_and_uid() -> None:
     text = "\n".join(s.text for s in export_statements(synthetic_graph(), VERSION))
     assert f"uid: '{LAW}:s:1@{VERSION}'" in text
@@ -164,3 +194,41 @@ def test_rendered_script_splits_back_into_its_statements() -> None:
     statements = export_statements(synthetic_graph(), VERSION)
     script = render_script(statements, header="header; with semicolon")
     assert split_statements(script) == [s.text for s in statements]
+
+
+def test_a_cross_law_citation_matches_only_the_cited_laws_published_version() -> None:
+    graph = LawGraph(
+        "a-law",
+        nodes=[Node(NodeLabel.SECTION, "a-law:s:1", {"text": "cites b 5"})],
+        edges=[Edge(RelType.REFERENCES, NodeLabel.SECTION, "a-law:s:1", NodeLabel.SECTION,
+                    "b-law:s:5")],
+    )
+    [edges] = [s for s in export_statements(graph, VERSION) if s.kind == "edges"]
+    assert "MATCH (b:Section {key: row.t})" in edges.text
+    assert "MATCH (b_law:Law {key: b.law})\nWHERE b.version = b_law.published_version" in (
+        edges.text
+    )
+    statements = cross_law_statements(graph, VERSION, parameters=False)
+    assert [s.kind for s in statements] == ["unlink", "unlink", "edges", "unlink"]
+    assert statements[2].text == edges.text
+
+
+def test_parameterised_statements_are_the_script_with_rows_passed_as_parameters() -> None:
+    graph = synthetic_graph(sections=30)
+    literal = export_statements(graph, VERSION)
+    passed = export_statements(graph, VERSION, parameters=True)
+    assert len(literal) == len(passed)
+    for a, b in zip(literal, passed, strict=True):
+        if b.params is None:
+            assert a.text == b.text
+            continue
+        assert "$rows" in b.text and "'" not in b.text  # no statute text in the statement
+        assert b.text.replace("$rows", _rows_literal(b.params["rows"])) == a.text
+
+
+def test_load_transactions_hold_at_most_the_row_ceiling_in_order() -> None:
+    statements = export_statements(synthetic_graph(sections=300), VERSION, parameters=True)
+    groups = transaction_groups(statements, 250)
+    assert [s for g in groups for s in g] == statements
+    assert all(sum(s.rows for s in g) <= 250 or len(g) == 1 for g in groups)
+    assert len(groups) > 1

@@ -38,7 +38,7 @@ class FakeGraph:
         self.writes.append(name)
         if name == "law_mark_pending":
             self.pending[p["law"]] = p["version"]
-        elif name == "law_publish":
+        elif name == "law_publish_with_source":
             self.published[p["law"]], self.pending[p["law"]] = p["version"], None
         elif name == "law_remove_stale":
             for key in [k for k in self.nodes if k[0] == p["law"] and k[1] != p["version"]]:
@@ -118,7 +118,8 @@ def test_unchanged_law_is_a_noop_that_says_so() -> None:
         load_vectors=must_not_load,
     )
     assert again.status == "unchanged" and again.version == content_version(law)
-    assert graph.writes[writes:] == ["law_remove_stale"]
+    # The parsed law is stored again (a law published before LawSource nodes gets one).
+    assert graph.writes[writes:] == ["law_source_store", "law_remove_stale"]
 
 
 def test_crash_while_indexing_keeps_the_previous_version_visible() -> None:

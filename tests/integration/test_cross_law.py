@@ -1,0 +1,120 @@
+"""Citations between laws survive the order laws arrive in and new versions of either
+side, on the session's real graph server: the Securities and Exchange Act cites the
+Public Limited Companies Act and the Derivatives Act (NitiBench sources)."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ingest.build import build_graph
+from ingest.corpus import CorpusIndex
+from ingest.parse import read_source
+from services.core.graph_store import BoltGraphStore
+from services.core.ingestion import ingest_paths
+from services.core.links import check, cross_law_counts
+from services.core.settings import Settings
+from tests.conftest import REPO, SHARED
+from tests.integration.test_ingestion import _env
+
+pytestmark = pytest.mark.integration
+
+NITIBENCH = SHARED / "corpus" / "nitibench-ccl-laws"
+SECURITIES = "ห0015-1B-0002.json"  # พระราชบัญญัติหลักทรัพย์และตลาดหลักทรัพย์ พ.ศ. 2535
+COMPANIES = "บ0011-1B-0001.json"  # พระราชบัญญัติบริษัทมหาชนจำกัด พ.ศ. 2535
+DERIVATIVES = "ส0065-1B-0001.json"  # พระราชบัญญัติสัญญาซื้อขายล่วงหน้า พ.ศ. 2546
+FILES = (SECURITIES, COMPANIES, DERIVATIVES)
+
+
+def _paths() -> list[Path]:
+    paths = [NITIBENCH / name for name in FILES]
+    missing = [p for p in paths if not p.is_file()]
+    if missing:
+        pytest.skip(f"NitiBench sources missing: {missing}")
+    return paths
+
+
+def _fresh_counts(paths: list[Path]) -> dict[str, int]:
+    """Cross-law relationships of the laws built together, without any database."""
+    laws = [law for p in paths for law in read_source(p).laws]
+    corpus = CorpusIndex.from_laws(sorted(laws, key=lambda law: law.id))
+    counts: dict[str, int] = {}
+    for law in laws:
+        graph = build_graph(law, corpus)
+        own = {n.key for n in graph.nodes}
+        for edge in graph.edges:
+            if edge.target not in own and edge.type.value != "CITES_EXTERNAL":
+                counts[edge.type.value] = counts.get(edge.type.value, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def test_cross_law_citations_equal_in_one_run_one_at_a_time_and_after_a_new_version(
+    graph_store: BoltGraphStore, tmp_path: Path
+) -> None:
+    paths = _paths()
+    fresh = _fresh_counts(paths)
+    assert fresh["REFERENCES"] >= 16  # 13 into the Derivatives Act, 3 into the PLC Act
+
+    # (a) one run with all three laws
+    report = ingest_paths(paths, graph=graph_store)
+    assert report.ok, report.errors
+    together = cross_law_counts(graph_store)
+    assert together == fresh
+    assert report.check is not None and report.check["ok"], report.check
+
+    # (b) the same laws one run each, the citing law first and then in a random order
+    for order in ([0, 1, 2], random.Random(21).sample(range(3), 3)):
+        graph_store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+        for i in order:
+            assert ingest_paths([paths[i]], graph=graph_store).ok
+        assert cross_law_counts(graph_store) == together, order
+        assert check(graph_store).ok
+
+    # (c) a new version of a cited law (the PLC Act with one uncited section changed):
+    # the Securities Act's citations move to the new version, none stays on the old one
+    records = json.loads(paths[1].read_text(encoding="utf-8"))
+    records[1]["section_content"] += " (ข้อความแก้ไขเพื่อการทดสอบ)"
+    changed = tmp_path / COMPANIES
+    changed.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    second = ingest_paths([changed], graph=graph_store)
+    assert second.ok and second.laws[0].status == "succeeded"
+    assert cross_law_counts(graph_store) == together
+    result = check(graph_store)
+    assert result.ok and result.unpublished_targets == 0, result.as_dict()
+    old = graph_store.run_cypher(
+        "MATCH (a:Section)-[r:REFERENCES]->(b:Section {law: $law}) WHERE b.version <> $v "
+        "RETURN count(r) AS n",
+        law=second.laws[0].law_id,
+        v=second.laws[0].version,
+    )
+    assert old == [{"n": 0}]
+
+
+def test_check_reports_a_lost_citation(
+    graph_store: BoltGraphStore, graph_settings: Settings
+) -> None:
+    paths = _paths()
+    assert ingest_paths(paths[:2], graph=graph_store).ok
+    assert check(graph_store).ok
+    cli = [sys.executable, "-m", "services.cli", "check"]
+    env = _env(graph_settings)
+    clean = subprocess.run([*cli, "--json"], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=REPO, check=False)
+    assert clean.returncode == 0, clean.stderr
+    assert json.loads(clean.stdout)["found"]["REFERENCES"] == 3  # Securities -> PLC Act
+    graph_store.run_cypher(
+        "MATCH (a:Section)-[r:REFERENCES]->(b:Section) WHERE a.law <> b.law "
+        "WITH r LIMIT 1 DELETE r",
+        write=True,
+    )
+    result = check(graph_store)
+    assert not result.ok and len(result.missing) == 1 and not result.extra
+    assert result.as_dict()["missing_examples"][0]["type"] == "REFERENCES"
+    lost = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO,
+                          check=False)
+    assert lost.returncode == 1 and "DIFFERS" in lost.stdout and "missing: " in lost.stdout
