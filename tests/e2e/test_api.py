@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core.neo4j_local import LocalNeo4j, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
@@ -38,12 +38,12 @@ QUESTION_EN = (
 
 
 @pytest.fixture(scope="module")
-def api(arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def api(neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("api-stack")
     port = free_port()
-    env = stack_env(root, arcadedb_server, LEXGRAPH_API_PORT=str(port),
+    env = stack_env(root, neo4j_server, LEXGRAPH_API_PORT=str(port),
                     LEXGRAPH_STORE_TIMEOUT_S="2")  # fmt: skip
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     report = ingest_inline(env, PDPA)
     _index_if_ingestion_did_not(env, report)
     proc = start_api(root, env, port)
@@ -169,13 +169,13 @@ def test_ready_and_openapi(api: str) -> None:
 
 
 def test_a_graph_that_is_down_is_a_503_within_two_seconds(
-    api: str, arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
+    api: str, neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     root = tmp_path_factory.mktemp("down-stack")
     port = free_port()
     env = stack_env(
         root,
-        arcadedb_server,
+        neo4j_server,
         LEXGRAPH_API_PORT=str(port),
         LEXGRAPH_STORE_TIMEOUT_S="2",
         LEXGRAPH_GRAPH_URI=f"bolt://127.0.0.1:{free_port()}",
