@@ -1,7 +1,7 @@
 """A law's graph as a deterministic, re-runnable Cypher script.
 
-The script is plain Cypher that runs as-is in Neo4j Browser, cypher-shell and on ArcadeDB
-over Bolt: the schema statements from `cypher/schema/`, then `UNWIND [ {...}, ... ] AS row
+The script is plain Cypher that runs as-is in Neo4j Browser, cypher-shell and over Bolt:
+the schema statements from `cypher/schema/`, then `UNWIND [ {...}, ... ] AS row
 MERGE ...` batches with every value written as an escaped literal (no parameters, so the
 file needs nothing else), then the statement that publishes the version and the one that
 removes older versions. The same input gives the same bytes, and running the script twice
@@ -11,10 +11,11 @@ Labels and relationship types come from the `NodeLabel`/`RelType` enums, propert
 must be identifiers, and every value goes through `cypher_literal`, so no text from a
 statute can end a string literal and become Cypher.
 
-ArcadeDB quirk (../shared/DESIGN.md): one relationship MERGE batch whose rows share a node
-can fail with "modified by a concurrent transaction" (and an auto-commit statement that
-fails keeps what it wrote before failing). So each relationship batch holds rows that
-touch disjoint nodes; the loader also runs every law in an explicit transaction.
+Relationships go in batches of up to EDGE_BATCH rows per (type, source label, target
+label): Neo4j plans each distinct statement shape once, so few large batches load fastest
+(the PDPA: 172 one-node-per-batch statements, the shape ArcadeDB needed, took 16-25 s to
+load on Neo4j; see README "Graph database"). The loader runs every law in one explicit
+transaction.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def export_script(graph: LawGraph, version: str) -> str:
     header = (
         f"lexgraph export of {graph.law_id} version {version}\n"
         "Generated; re-running it changes nothing. Run as-is in cypher-shell, Neo4j Browser "
-        "or on ArcadeDB."
+        "or over Bolt."
     )
     return render_script(export_statements(graph, version), header=header)
 
@@ -279,7 +280,7 @@ def _edge_statements(
     for (rel, s_label, s_local, t_label, t_local), group in groups.items():
         source = _endpoint("a", s_label, s_local, "s")
         target = _endpoint("b", t_label, t_local, "t")
-        for batch in _disjoint_batches(group):
+        for batch in _chunks(group, EDGE_BATCH):
             rows = [
                 {
                     "s": _endpoint_id(e.source_label, e.source, s_local, version),
@@ -316,19 +317,8 @@ def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
     return f"{key}@{version}"
 
 
-def _disjoint_batches(edges: list[Edge]) -> list[list[Edge]]:
-    """First-fit: each edge joins the first batch none of whose rows touch its nodes."""
-    batches: list[tuple[set[str], list[Edge]]] = []
-    for edge in edges:
-        ends = {f"{edge.source_label}|{edge.source}", f"{edge.target_label}|{edge.target}"}
-        for used, batch in batches:
-            if len(batch) < EDGE_BATCH and not used & ends:
-                used |= ends
-                batch.append(edge)
-                break
-        else:
-            batches.append((set(ends), [edge]))
-    return [batch for _, batch in batches]
+def _chunks(edges: list[Edge], size: int) -> list[list[Edge]]:
+    return [edges[i : i + size] for i in range(0, len(edges), size)]
 
 
 def _normalised_edges(graph: LawGraph) -> list[Edge]:

@@ -56,6 +56,9 @@ class BoltGraphStore:
             auth=(user, password),
             connection_timeout=timeout_s,
             max_transaction_retry_time=max_retry_s,
+            # Neo4j warns about property keys no node has yet (a first load's version
+            # checks) on every such query; those are expected, not worth a log line each.
+            notifications_min_severity="OFF",
         )
 
     # --- port ----------------------------------------------------------------------
