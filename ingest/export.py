@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 
@@ -49,6 +49,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _VERSION = re.compile(r"[0-9A-Za-z._-]{1,64}\Z")
 _LABEL_ORDER = {label: i for i, label in enumerate(NodeLabel)}
 _TYPE_ORDER = {rel: i for i, rel in enumerate(RelType)}
+_Row = TypeVar("_Row")
 
 
 class ExportError(ValueError):
@@ -317,10 +318,6 @@ def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
     return f"{key}@{version}"
 
 
-def _chunks(edges: list[Edge], size: int) -> list[list[Edge]]:
-    return [edges[i : i + size] for i in range(0, len(edges), size)]
-
-
 def _normalised_edges(graph: LawGraph) -> list[Edge]:
     """Edges sorted by (type, source, target), duplicates folded."""
     by_id: dict[tuple[RelType, NodeLabel, str, NodeLabel, str], Edge] = {}
@@ -415,7 +412,7 @@ def _rows_literal(rows: Iterable[Mapping[str, Any]]) -> str:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _chunks(rows: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, Any]]]:
+def _chunks(rows: list[_Row], size: int) -> Iterable[list[_Row]]:
     for start in range(0, len(rows), size):
         yield rows[start : start + size]
 
