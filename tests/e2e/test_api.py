@@ -1,9 +1,10 @@
 """The HTTP API end to end: uvicorn running `services.api.main:create_app` (the lifespan
-builds the real clients through bootstrap) on the PDPA ingested into a real ArcadeDB
+builds the real clients through bootstrap) on the PDPA ingested into a real Neo4j
 server and the embedded qdrant-edge index with the offline embedder."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -164,6 +165,9 @@ def test_cypher_in_the_question_is_only_text(api: str) -> None:
 def test_ready_and_openapi(api: str) -> None:
     ready = httpx.get(f"{api}/readyz", timeout=10)
     assert ready.status_code == 200 and set(ready.json()["checks"].values()) == {"ok"}
+    graph = ready.json()["graph"]  # the backend, and the version its server reports
+    assert graph["backend"] == "neo4j"
+    assert re.fullmatch(r"Neo4j Kernel 5\.26\.\d+ community", graph["server"]), graph
     spec = httpx.get(f"{api}/openapi.json", timeout=10).json()
     assert "/v1/search" in spec["paths"] and "/v1/laws/{law}/sections/{section}" in spec["paths"]
 

@@ -1,5 +1,5 @@
 """Issue 21 end to end, on real processes: the API (uvicorn, production mode, two API keys)
-with a real ArcadeDB, Redis and the embedded vectors, jobs run in its own thread.
+with a real Neo4j, Redis and the embedded vectors, jobs run in its own thread.
 
 - Sources: only uploads and files under the configured source roots; everything else
   (/etc/passwd, `../`, a link out of a root, a missing file) is 403 with one body; stored

@@ -1,5 +1,5 @@
 """MCP end to end: the real API (uvicorn, the Dockerfile's command) on the ingested PDPA
-(real ArcadeDB, embedded vectors, the offline embedder), reached with the MCP SDK's own
+(real Neo4j, embedded vectors, the offline embedder), reached with the MCP SDK's own
 streamable HTTP client (initialize, list tools, call each tool), and the `curl` examples
 of the README run verbatim through bash against it."""
 

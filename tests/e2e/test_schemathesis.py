@@ -1,6 +1,6 @@
 """Property-based API testing with schemathesis (`--checks all`): every operation of the
 OpenAPI document, generated valid and invalid input, against the real app (uvicorn, the
-PDPA in a real ArcadeDB, the embedded vectors, the offline embedder, Redis for jobs run
+PDPA in a real Neo4j, the embedded vectors, the offline embedder, Redis for jobs run
 in the API's own thread, a source root holding the PDPA). A bounded number of examples per
 operation (`MAX_EXAMPLES`) and a fixed seed keep it well under a minute of requests; a
 failure prints schemathesis' own report with the request that reproduces it.

@@ -1,5 +1,5 @@
 """`lexgraph ingest --async` across a restart of the API, on real processes: Redis, the
-test ArcadeDB, the API owning the embedded vectors (uvicorn, as the Dockerfile runs it) and
+test Neo4j, the API owning the embedded vectors (uvicorn, as the Dockerfile runs it) and
 one Celery worker. The API is stopped right after the job is submitted and started again
 on the same port a few seconds later; the command waits for it, follows the same job to
 its end and exits 0. Everything here is stopped by its pid."""

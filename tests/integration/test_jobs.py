@@ -1,5 +1,5 @@
 """Bulk ingestion jobs against real servers: a Redis (Debian `redis-server`) started here
-on a free port under a temp dir, ArcadeDB from tests/conftest.py, the API process owning
+on a free port under a temp dir, Neo4j from tests/conftest.py, the API process owning
 the embedded vectors, and Celery worker processes (killed with SIGKILL mid-corpus).
 
 Everything this module starts it stops by pid; nothing listens beyond 127.0.0.1.
@@ -287,7 +287,7 @@ out.write_text(json.dumps({"rounds": rounds, "api_rounds": api_rounds,
 
 
 class Stack:
-    """Redis + ArcadeDB (shared fixtures) + the API process + Celery worker processes."""
+    """Redis + Neo4j (shared fixtures) + the API process + Celery worker processes."""
 
     def __init__(self, root: Path, redis_url: str, neo4j_server) -> None:  # type: ignore[no-untyped-def]
         self.root = root

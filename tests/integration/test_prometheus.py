@@ -1,6 +1,6 @@
 """Every PromQL expression of every Grafana dashboard panel returns data from a real
 Prometheus (Debian's `prometheus`) scraping a real stack: the API under uvicorn and a
-Celery worker (prefork, multiprocess metrics) on Redis, ArcadeDB from tests/conftest.py.
+Celery worker (prefork, multiprocess metrics) on Redis, Neo4j from tests/conftest.py.
 The test ingests the PDPA as a job and sends search, REST, MCP and error traffic after
 Prometheus has started, so rates and quantiles have something to compute."""
 
