@@ -75,7 +75,9 @@ class BoltGraphStore:
         in one transaction, by executing the exported statements; returns the version.
         Publishing the version is the caller's next step (services/core/publish.py)."""
         version = version or graph_version(graph)
-        statements = [s for s in export_statements(graph, version) if s.kind in LOAD_KINDS]
+        statements = [
+            s for s in export_statements(graph, version, parameters=True) if s.kind in LOAD_KINDS
+        ]
         started = time.perf_counter()
         self.execute(statements)
         log.info(
@@ -92,7 +94,7 @@ class BoltGraphStore:
 
         def work(tx: ManagedTransaction) -> None:
             for statement in statements:
-                tx.run(statement.text).consume()
+                tx.run(statement.text, dict(statement.params or {})).consume()
 
         with self._session() as session:
             session.execute_write(work)
