@@ -15,7 +15,7 @@ command -v prometheus >/dev/null || missing+=(prometheus)
 command -v docker-compose >/dev/null || missing+=(docker-compose)
 command -v node >/dev/null || missing+=(nodejs)
 command -v npm >/dev/null || missing+=(npm)
-command -v java >/dev/null || missing+=(openjdk-17-jre-headless)
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)  # javac: the launcher is compiled
 command -v mvn >/dev/null || missing+=(maven)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
 # Thai and Latin glyphs for the Browser screenshot (Chromium draws tofu without them).
