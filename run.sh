@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Quick start on one machine, no Docker: install lexgraph into .venv, start the local
-# ArcadeDB server (lexgraph stack up), ingest the bundled Thai PDPA, then serve the API on
-# 127.0.0.1 (Ctrl-C stops the API; `.venv/bin/lexgraph stack down` stops ArcadeDB).
+# Neo4j 5.26 server (lexgraph stack up; its jars come from the Maven registry the first
+# time, Java 17 and Maven needed), ingest the bundled Thai PDPA, then serve the API on
+# 127.0.0.1 (Ctrl-C stops the API; `.venv/bin/lexgraph stack down` stops Neo4j). Neo4j
+# Browser, with a guide through the PDPA: `lexgraph stack status` prints its address.
 set -euo pipefail
 cd "$(dirname "$0")"
 

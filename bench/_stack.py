@@ -1,4 +1,4 @@
-"""A one-machine stack for benchmarks: a local ArcadeDB server on free 127.0.0.1 ports, an
+"""A one-machine stack for benchmarks: a local Neo4j server on free 127.0.0.1 ports, an
 embedded qdrant-edge index beside it and the offline embedder, with laws ingested through
 the same `ingest_paths` as `lexgraph ingest`.
 
@@ -20,17 +20,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from services.core import arcadedb
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core import neo4j_local
 from services.core.embedding import OfflineEmbedder
 from services.core.evaluation import percentile
 from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import IngestReport, ingest_paths
+from services.core.neo4j_local import LocalNeo4j, free_port
 from services.core.retrieval import published_law_versions
 from services.core.settings import REPO_ROOT, Settings
 from services.core.vector_index import EdgeVectorIndex
 
 SHARED = REPO_ROOT.parent / "shared"
+LAUNCHER = REPO_ROOT / "deploy" / "neo4j-local"
 PDPA = REPO_ROOT / "data" / "th-pdpa-2562" / "pdpa_2562_ocs.json"
 NITIBENCH_LAWS = SHARED / "corpus" / "nitibench-ccl-laws"
 OCS_698 = SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl"
@@ -126,14 +127,15 @@ def open_stack(
 
 @contextmanager
 def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
-    server = LocalArcadeDB(
+    server = LocalNeo4j(
         data_dir=root,
+        launcher_dir=LAUNCHER,
         bolt_port=free_port(),
         http_port=free_port(),
         password="lexgraph-bench",  # noqa: S106 - throwaway local server
         heap_mb=heap_mb,
     )
-    arcadedb.start(server)
+    neo4j_local.start(server)
     graph = vectors = None
     try:
         settings = Settings(
@@ -142,7 +144,7 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
             graph_user=server.user,
             graph_password=server.password,  # type: ignore[arg-type]
             graph_database=server.database,
-            arcadedb_http_port=server.http_port,
+            neo4j_http_port=server.http_port,
             graph_manage_local=False,
         )
         graph = BoltGraphStore(
@@ -161,7 +163,7 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
             vectors.close()
         if graph is not None:
             graph.close()
-        arcadedb.stop(server)
+        neo4j_local.stop(server)
 
 
 def time_calls(calls: Sequence[Callable[[], object]], *, rounds: int) -> dict[str, float]:

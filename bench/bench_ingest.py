@@ -1,7 +1,7 @@
 """Bulk ingestion throughput on the one-machine default (a script, not a test).
 
-Starts, on free 127.0.0.1 ports under a temp dir: Redis (Debian `redis-server`), ArcadeDB
-(`arcadedb-embedded`), the API process owning the embedded vectors (what `lexgraph serve`
+Starts, on free 127.0.0.1 ports under a temp dir: Redis (Debian `redis-server`), Neo4j
+(deploy/neo4j-local), the API process owning the embedded vectors (what `lexgraph serve`
 runs) and one Celery worker with two prefork processes (both cores); submits the corpus
 as one job through `POST /v1/jobs/ingest` and polls it. Reports wall time, sections per
 second and the peak resident memory (VmHWM) of every process. Stops what it started, by
@@ -29,9 +29,10 @@ import httpx
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+LAUNCHER = REPO / "deploy" / "neo4j-local"
 
-from services.core import arcadedb  # noqa: E402
-from services.core.arcadedb import LocalArcadeDB, free_port  # noqa: E402
+from services.core import neo4j_local  # noqa: E402
+from services.core.neo4j_local import LocalNeo4j, free_port  # noqa: E402
 from services.worker import worker_command  # noqa: E402
 
 SHARED = REPO.parent / "shared"
@@ -106,8 +107,9 @@ def run(source: Path, limit: int | None, root: Path, timeout_s: float) -> dict[s
                 out.write(line)
         source = subset
     redis_port, api_port = free_port(), free_port()
-    graph = LocalArcadeDB(
-        data_dir=root / "arcadedb",
+    graph = LocalNeo4j(
+        data_dir=root / "neo4j",
+        launcher_dir=LAUNCHER,
         bolt_port=free_port(),
         http_port=free_port(),
         password="lexgraph-bench",  # noqa: S106 - throwaway local server
@@ -137,7 +139,7 @@ def run(source: Path, limit: int | None, root: Path, timeout_s: float) -> dict[s
 
     def sample() -> None:
         pids = [p for proc in procs.values() for p in tree(proc.pid)]
-        status = arcadedb.status(graph)
+        status = neo4j_local.status(graph)
         if status.pid:
             pids.append(status.pid)
         for pid in pids:
@@ -160,7 +162,7 @@ def run(source: Path, limit: int | None, root: Path, timeout_s: float) -> dict[s
             "",
         ],
     )
-    arcadedb.start(graph)
+    neo4j_local.start(graph)
     try:
         spawn("api", [sys.executable, "-c", API, str(api_port)])
         base = f"http://127.0.0.1:{api_port}"
@@ -196,7 +198,7 @@ def run(source: Path, limit: int | None, root: Path, timeout_s: float) -> dict[s
         for name in ("worker", "api", "redis"):
             if name in procs:
                 stop(procs[name])
-        arcadedb.stop(graph)
+        neo4j_local.stop(graph)
 
 
 def _ok(url: str) -> bool:

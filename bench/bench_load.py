@@ -9,7 +9,7 @@ and English, top 10, over every loaded law) as soon as it has its answer. A 429 
 answered as a polite client would: it waits the Retry-After seconds before its next
 request (`--no-backoff` sends the next at once instead). Latency is per request, from
 sending to the last byte; the percentiles are over the 200s (and over every answer, as a
-second line). `--own-stack` starts a local ArcadeDB on free ports, ingests the PDPA, and
+second line). `--own-stack` starts a local Neo4j on free ports, ingests the PDPA, and
 runs `uvicorn --factory services.api.main:create_app` (what the Dockerfile runs) on a free
 port, all in a temp dir deleted at the end; it also reads the API's `/metrics` before and
 after each step and prints the mean time per retrieval stage and the time searches waited
@@ -160,19 +160,20 @@ def _mean_ms(
 
 @contextmanager
 def own_stack(extra_env: dict[str, str], api_code: Path = REPO) -> Iterator[str]:
-    """ArcadeDB on free ports + the PDPA + the API under uvicorn, in a temp dir; the API
+    """Neo4j on free ports + the PDPA + the API under uvicorn, in a temp dir; the API
     runs from `api_code` (another checkout, to compare with an older commit)."""
-    from services.core import arcadedb, bootstrap
-    from services.core.arcadedb import LocalArcadeDB, free_port
+    from services.core import bootstrap, neo4j_local
     from services.core.ingestion import ingest_paths
-    from services.core.settings import Settings
+    from services.core.neo4j_local import LocalNeo4j, free_port
+    from services.core.settings import REPO_ROOT, Settings
 
     with tempfile.TemporaryDirectory(prefix="lexgraph-load-") as tmp:
         root = Path(tmp)
-        server = LocalArcadeDB(data_dir=root / "arcadedb", bolt_port=free_port(),
+        server = LocalNeo4j(data_dir=root / "neo4j",
+        launcher_dir=REPO_ROOT / "deploy" / "neo4j-local", bolt_port=free_port(),
                                http_port=free_port(), password="lexgraph-bench",  # noqa: S106
                                heap_mb=768)  # fmt: skip
-        arcadedb.start(server)
+        neo4j_local.start(server)
         api: subprocess.Popen[bytes] | None = None
         try:
             env = {k: v for k, v in os.environ.items() if not k.startswith("LEXGRAPH_")}
@@ -212,7 +213,7 @@ def own_stack(extra_env: dict[str, str], api_code: Path = REPO) -> Iterator[str]
             if api is not None:
                 api.terminate()
                 api.wait(timeout=30)
-            arcadedb.stop(server)
+            neo4j_local.stop(server)
 
 
 def _wait_ready(url: str, proc: subprocess.Popen[bytes], log: Path) -> None:
@@ -281,7 +282,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--api-url", default="http://127.0.0.1:8000")
     p.add_argument("--api-key", help="when the API requires one")
     p.add_argument("--own-stack", action="store_true",
-                   help="start a throwaway ArcadeDB + PDPA + API instead of --api-url")
+                   help="start a throwaway Neo4j + PDPA + API instead of --api-url")
     p.add_argument("--api-code", type=Path, default=REPO, metavar="DIR",
                    help="with --own-stack: run the API from this source tree (e.g. "
                    "`git archive <commit>` unpacked) to compare with it")

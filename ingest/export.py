@@ -1,7 +1,7 @@
 """A law's graph as a deterministic, re-runnable Cypher script.
 
-The script is plain Cypher that runs as-is in Neo4j Browser, cypher-shell and on ArcadeDB
-over Bolt: the schema statements from `cypher/schema/`, then `UNWIND [ {...}, ... ] AS row
+The script is plain Cypher that runs as-is in Neo4j Browser, cypher-shell and over Bolt:
+the schema statements from `cypher/schema/`, then `UNWIND [ {...}, ... ] AS row
 MERGE ...` batches with every value written as an escaped literal (no parameters, so the
 file needs nothing else), then the statement that publishes the version and the one that
 removes older versions. The same input gives the same bytes, and running the script twice
@@ -11,12 +11,11 @@ Labels and relationship types come from the `NodeLabel`/`RelType` enums, propert
 must be identifiers, and every value goes through `cypher_literal`, so no text from a
 statute can end a string literal and become Cypher.
 
-ArcadeDB quirk (../shared/DESIGN.md): one relationship MERGE batch whose rows share a node
-can fail with "modified by a concurrent transaction" (and an auto-commit statement that
-fails keeps what it wrote before failing). So relationship batches hold rows that touch
-disjoint nodes, except the edges of hub nodes (`_disjoint_batches`); the loader runs the
-statements in explicit transactions, which retry transient failures and roll back whole.
-Neo4j has none of these limits.
+Relationships go in batches of up to EDGE_BATCH rows per (type, source label, target
+label): Neo4j plans each distinct statement shape once, so few large batches load fastest
+(the PDPA: 172 one-node-per-batch statements, the shape ArcadeDB needed, took 16-25 s to
+load on Neo4j; see README "Graph database"). The loader runs every law in one explicit
+transaction.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 
@@ -38,8 +37,6 @@ SCHEMA_DIR = Path(__file__).resolve().parents[1] / "cypher" / "schema"
 # rows keep one statement well under a megabyte; Neo4j Browser stays responsive with it.
 NODE_BATCH = 100
 EDGE_BATCH = 200
-# Open relationship batches an edge is tried against before it starts a new one.
-FIT_WINDOW = 64
 
 # Nodes that belong to no single version of a law: the Law node itself (it holds the
 # version pointers), external laws (cited by many laws) and curated concepts.
@@ -62,6 +59,7 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _VERSION = re.compile(r"[0-9A-Za-z._-]{1,64}\Z")
 _LABEL_ORDER = {label: i for i, label in enumerate(NodeLabel)}
 _TYPE_ORDER = {rel: i for i, rel in enumerate(RelType)}
+_Row = TypeVar("_Row")
 
 
 class ExportError(ValueError):
@@ -73,8 +71,8 @@ class CypherStatement:
     kind: StatementKind
     text: str  # one statement, no trailing semicolon
     rows: int = 0  # UNWIND rows (0 for schema/publish/cleanup)
-    # With `parameters=True` exports: the UNWIND rows as `$rows` (the text then has no
-    # literal rows, so the server plans each statement shape once).
+    # With `export_statements(..., parameters=True)`: the rows as `$rows`, the text naming
+    # `$rows` instead of the literal list, so the database plans each shape once.
     params: Mapping[str, Any] | None = None
 
 
@@ -85,10 +83,10 @@ def export_statements(
     graph: LawGraph, version: str, *, parameters: bool = False
 ) -> list[CypherStatement]:
     """Every statement that loads `graph` as `version` of its law, in execution order:
-    schema, node batches, relationship batches, publish, cleanup. With `parameters`, the
-    batches pass their rows as `$rows` (what the loader sends: a server parses and plans
-    a few statement shapes instead of one literal per batch) instead of literals (what
-    the script file holds, to run as-is)."""
+    schema, node batches, relationship batches, publish, cleanup. `parameters`: the
+    batches' rows go in `params["rows"]` (`UNWIND $rows`) rather than in the text, which is
+    what a loader over Bolt sends (Neo4j plans a literal list anew for each law: the 698-law
+    corpus loaded ~7 s per law that way); the script for people keeps the literals."""
     _check_version(version)
     nodes = _normalised_nodes(graph)
     local = {(n.label, n.key) for n in nodes}
@@ -173,7 +171,7 @@ def export_script(graph: LawGraph, version: str) -> str:
     header = (
         f"lexgraph export of {graph.law_id} version {version}\n"
         "Generated; re-running it changes nothing. Run as-is in cypher-shell, Neo4j Browser "
-        "or on ArcadeDB."
+        "or over Bolt."
     )
     return render_script(export_statements(graph, version), header=header)
 
@@ -364,7 +362,7 @@ def _edge_statements(
     for (rel, s_label, s_local, t_label, t_local), group in groups.items():
         source = _endpoint("a", s_label, s_local, "s")
         target = _endpoint("b", t_label, t_local, "t") + _published_filter("b", t_label, t_local)
-        for batch in _disjoint_batches(group):
+        for batch in _chunks(group, EDGE_BATCH):
             rows = [
                 {
                     "s": _endpoint_id(e.source_label, e.source, s_local, version),
@@ -412,49 +410,6 @@ def _endpoint_id(label: NodeLabel, key: str, local: bool, version: str) -> str:
     if label in UNVERSIONED_LABELS or not local:
         return key
     return f"{key}@{version}"
-
-
-def _disjoint_batches(edges: list[Edge]) -> list[list[Edge]]:
-    """Batches of at most EDGE_BATCH edges, in one pass. First-fit: each edge joins the
-    oldest open (not full) batch none of whose rows touch its nodes, looking at no more
-    than FIT_WINDOW open batches before it starts a new one, so that rows of a batch
-    share no node (the ArcadeDB quirk above). A hub, a node already in FIT_WINDOW
-    batches (the Law node of a law without chapters: every CONTAINS edge touches it), is
-    not spread over one batch per edge: its further edges go into plain batches of
-    EDGE_BATCH rows that share it, which ArcadeDB accepts from one writer (measured:
-    2,000 CONTAINS rows from one Law node in one statement, 5.8 s, all written). The work
-    is linear in the edges; the unbounded first-fit it replaces scanned every batch for
-    every edge and made one batch per hub edge: quadratic, 200,000 sections never loaded."""
-    batches: list[list[Edge]] = []
-    open_batches: list[tuple[set[tuple[NodeLabel, str]], list[Edge]]] = []
-    spread: dict[tuple[NodeLabel, str], int] = {}  # node -> batches holding it
-    hub_edges: list[Edge] = []
-    for edge in edges:
-        s, t = (edge.source_label, edge.source), (edge.target_label, edge.target)
-        if spread.get(s, 0) >= FIT_WINDOW or spread.get(t, 0) >= FIT_WINDOW:
-            hub_edges.append(edge)
-            continue
-        spread[s] = spread.get(s, 0) + 1
-        spread[t] = spread.get(t, 0) + 1
-        ends = {s, t}
-        for i, (used, batch) in enumerate(open_batches[:FIT_WINDOW]):
-            if not used & ends:
-                used |= ends
-                batch.append(edge)
-                if len(batch) >= EDGE_BATCH:
-                    del open_batches[i]
-                break
-        else:
-            batch = [edge]
-            batches.append(batch)
-            if EDGE_BATCH > 1:
-                open_batches.append((ends, batch))
-            if len(open_batches) > FIT_WINDOW:
-                # The oldest open batch did not take this edge; it keeps its rows but
-                # leaves the window, so the scan stays bounded.
-                del open_batches[0]
-    batches += [hub_edges[i : i + EDGE_BATCH] for i in range(0, len(hub_edges), EDGE_BATCH)]
-    return batches
 
 
 def _normalised_edges(graph: LawGraph) -> list[Edge]:
@@ -552,7 +507,7 @@ def _rows_literal(rows: Iterable[Mapping[str, Any]]) -> str:
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _chunks(rows: list[dict[str, Any]], size: int) -> Iterable[list[dict[str, Any]]]:
+def _chunks(rows: list[_Row], size: int) -> Iterable[list[_Row]]:
     for start in range(0, len(rows), size):
         yield rows[start : start + size]
 

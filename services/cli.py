@@ -249,31 +249,37 @@ def _cmd_inspect(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _add_stack(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("stack", help="the local ArcadeDB server (one machine, no Docker)")
-    p.add_argument("action", choices=("up", "down", "status"))
+    p = sub.add_parser("stack", help="the local Neo4j server (one machine, no Docker): "
+                       "build (fetch its jars once), up, down, status")
+    p.add_argument("action", choices=("build", "up", "down", "status"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_cmd_stack)
 
 
 def _cmd_stack(args: argparse.Namespace, settings: Settings) -> int:
-    from services.core import arcadedb, bootstrap
+    from services.core import bootstrap, neo4j_local
 
-    server = bootstrap.local_arcadedb(settings)
+    server = bootstrap.local_neo4j(settings)
+    if args.action == "build":
+        built = neo4j_local.build(server)
+        print(f"Neo4j launcher {'built' if built else 'up to date'} in {server.target}")
+        return 0
     if args.action == "up":
-        state = arcadedb.start(server)
+        state = neo4j_local.start(server)
     elif args.action == "down":
-        stopped = arcadedb.stop(server)
-        print("stopped ArcadeDB" if stopped else "ArcadeDB was not running (by this data dir)")
+        stopped = neo4j_local.stop(server)
+        print("stopped Neo4j" if stopped else "Neo4j was not running (by this data dir)")
         return 0
     else:
-        state = arcadedb.status(server)
+        state = neo4j_local.status(server)
     if args.json:
-        print(json.dumps({**state.as_dict(), "data_dir": str(server.root_path),
+        print(json.dumps({**state.as_dict(), "data_dir": str(server.home),
                           "log": str(server.log_file)}))
     else:
         pid = f" pid {state.pid}" if state.pid else ""
-        print(f"ArcadeDB{pid} {state.detail} at {state.bolt_uri} "
-              f"(database {server.database!r}, data {server.root_path})")
+        browser = f", Browser {state.browser_url}" if state.browser_url else ""
+        print(f"Neo4j{pid} {state.detail} at {state.bolt_uri}{browser} "
+              f"(database {server.database!r}, data {server.home})")
     return 0 if state.ready or args.action == "status" and not state.running else 1
 
 

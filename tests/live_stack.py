@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 import httpx
 
-from services.core.arcadedb import LocalArcadeDB
 from services.core.graph_store import BoltGraphStore
+from services.core.neo4j_local import LocalNeo4j
 
 REPO = Path(__file__).resolve().parents[1]
 PDPA = REPO / "data" / "th-pdpa-2562" / "about.md"
@@ -63,7 +63,7 @@ def stop(proc: subprocess.Popen[bytes] | None, timeout_s: float = 15) -> None:
         proc.wait(timeout=10)
 
 
-def empty_store(server: LocalArcadeDB) -> BoltGraphStore:
+def empty_store(server: LocalNeo4j) -> BoltGraphStore:
     """A store on the test server's database, with everything earlier tests wrote deleted."""
     store = BoltGraphStore(
         server.bolt_uri, user=server.user, password=server.password, database=server.database
@@ -72,19 +72,19 @@ def empty_store(server: LocalArcadeDB) -> BoltGraphStore:
     return store
 
 
-def stack_env(root: Path, arcadedb: LocalArcadeDB, **extra: str) -> dict[str, str]:
-    """LEXGRAPH_* settings for processes sharing one data dir and the test ArcadeDB."""
+def stack_env(root: Path, neo4j: LocalNeo4j, **extra: str) -> dict[str, str]:
+    """LEXGRAPH_* settings for processes sharing one data dir and the test Neo4j."""
     keep = {k: v for k, v in os.environ.items() if not k.startswith("LEXGRAPH_")}
     return {
         **keep,
         "LEXGRAPH_DATA_DIR": str(root / "data"),
-        "LEXGRAPH_GRAPH_BACKEND": "arcadedb",
-        "LEXGRAPH_GRAPH_URI": arcadedb.bolt_uri,
-        "LEXGRAPH_GRAPH_USER": arcadedb.user,
-        "LEXGRAPH_GRAPH_PASSWORD": arcadedb.password,
-        "LEXGRAPH_GRAPH_DATABASE": arcadedb.database,
+        "LEXGRAPH_GRAPH_BACKEND": "neo4j",
+        "LEXGRAPH_GRAPH_URI": neo4j.bolt_uri,
+        "LEXGRAPH_GRAPH_USER": neo4j.user,
+        "LEXGRAPH_GRAPH_PASSWORD": neo4j.password,
+        "LEXGRAPH_GRAPH_DATABASE": neo4j.database,
         "LEXGRAPH_GRAPH_MANAGE_LOCAL": "false",
-        "LEXGRAPH_ARCADEDB_HTTP_PORT": str(arcadedb.http_port),
+        "LEXGRAPH_NEO4J_HTTP_PORT": str(neo4j.http_port),
         "LEXGRAPH_STORE_TIMEOUT_S": "10",
         "PYTHONUNBUFFERED": "1",
         **extra,

@@ -1,5 +1,5 @@
 // Lookups by citation key (cross-law relationships, retrieval seeds) and by law (version
-// checks, stale-version removal). Plain range indexes: the subset Neo4j 5 and ArcadeDB share.
+// checks, stale-version removal). Range indexes (Neo4j 5 Community).
 
 CREATE INDEX chapter_key IF NOT EXISTS
 FOR (n:Chapter) ON (n.key);

@@ -244,9 +244,15 @@ class Health(BaseModel):
     status: str
 
 
+class GraphServer(BaseModel):
+    backend: str
+    server: str | None = Field(None, description="what the server reports: product, version, edition")
+
+
 class Readiness(BaseModel):
     status: str
     checks: dict[str, str]
+    graph: GraphServer | None = None
 
 
 # --- bulk ingestion jobs ----------------------------------------------------------------

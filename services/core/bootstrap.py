@@ -9,13 +9,13 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from services.core.arcadedb import LocalArcadeDB, ServerStatus, bolt_port
-from services.core.arcadedb import start as start_arcadedb
 from services.core.bulk import CeleryJobDispatcher, InlineJobDispatcher, LawDeps
 from services.core.errors import EmbedderUnavailable, VectorsUnavailable
 from services.core.graph_store import BoltGraphStore
 from services.core.jobs import RedisJobStore
 from services.core.llm import LLMKeywords
+from services.core.neo4j_local import LocalNeo4j, ServerStatus, bolt_port
+from services.core.neo4j_local import start as start_neo4j
 from services.core.ports import Embedder, VectorIndex
 from services.core.remote_vectors import RemoteVectorIndex, internal_token
 from services.core.settings import Settings
@@ -24,24 +24,27 @@ from services.core.sources import IngestLimits, SourceRoots
 log = logging.getLogger(__name__)
 
 
-def local_arcadedb(settings: Settings) -> LocalArcadeDB:
-    """The local ArcadeDB server the settings describe (under `data_dir`)."""
-    return LocalArcadeDB(
+def local_neo4j(settings: Settings) -> LocalNeo4j:
+    """The local Neo4j server the settings describe (under `data_dir`)."""
+    return LocalNeo4j(
         data_dir=settings.data_dir,
+        launcher_dir=settings.neo4j_launcher_dir,
         bolt_port=bolt_port(settings.graph_uri),
-        http_port=settings.arcadedb_http_port,
+        http_port=settings.neo4j_http_port,
         password=settings.graph_password.get_secret_value(),
         database=settings.graph_database,
+        heap_mb=settings.neo4j_heap_mb,
+        pagecache=settings.neo4j_pagecache,
         user=settings.graph_user,
     )
 
 
 def ensure_local_graph(settings: Settings) -> ServerStatus | None:
-    """Start the local ArcadeDB server when the settings say lexgraph manages it and it is
-    not running; None when the graph database is managed elsewhere (Neo4j, a remote host)."""
-    if settings.graph_backend != "arcadedb" or not settings.graph_manage_local:
+    """Start the local Neo4j server when the settings say lexgraph manages it and it is
+    not running; None when the graph database is managed elsewhere (a remote Neo4j)."""
+    if not settings.graph_manage_local:
         return None
-    return start_arcadedb(local_arcadedb(settings))
+    return start_neo4j(local_neo4j(settings))
 
 
 def build_graph_store(settings: Settings) -> BoltGraphStore:

@@ -260,7 +260,7 @@ def run_law(
     sleep: Callable[[float], None] = time.sleep,
 ) -> LawOutcome | None:
     """Ingest one law of a job. A store error (a store that does not answer, or one that
-    fails a statement it ran before, such as ArcadeDB's BrokenChunkChainException under
+    fails a statement it ran before, such as a transient error or a deadlock between
     two writers) is retried here with back-off (`LAW_RETRY_DELAYS_S`); one that persists
     raises StoreUnavailable (retried by the queue) unless this is the final attempt. Any
     other failure, and a final one, is recorded on the job and in the dead-letter list."""

@@ -1,11 +1,9 @@
-"""`BoltGraphStore`: the graph port over Bolt with the `neo4j` driver, for the local
-ArcadeDB server and for Neo4j 5 alike (same Cypher, chosen by settings).
+"""`BoltGraphStore`: the graph port over Bolt with the `neo4j` driver, on Neo4j 5 (the
+local server of services/core/neo4j_local.py, or a remote one in production).
 
 Writes run in explicit transactions through `execute_write`, which retries transient
-errors with back-off. On ArcadeDB this matters twice: relationship MERGE batches can fail
-transiently ("modified by a concurrent transaction"), and a failing auto-commit statement
-keeps the writes it made before failing, while an explicit transaction rolls all back
-(both measured on arcadedb-embedded 26.10, see tests/integration/test_graph_store.py).
+errors (deadlocks between concurrent workers' MERGEs) with back-off and rolls a failed
+law load back whole.
 """
 
 from __future__ import annotations
@@ -67,6 +65,9 @@ class BoltGraphStore:
             auth=(user, password),
             connection_timeout=timeout_s,
             max_transaction_retry_time=max_retry_s,
+            # Neo4j warns about property keys no node has yet (a first load's version
+            # checks) on every such query; those are expected, not worth a log line each.
+            notifications_min_severity="OFF",
         )
 
     # --- port ----------------------------------------------------------------------
@@ -130,8 +131,11 @@ class BoltGraphStore:
             "edges": dict(sorted((r["type"], int(r["count"])) for r in edges)),
         }
 
-    def ping(self) -> None:
-        self.run_read("ping")
+    def ping(self) -> str:
+        """The server's product and version ("Neo4j Kernel 5.26.30 community"); raises
+        when it does not answer."""
+        rows = self.run_read("ping")
+        return " ".join(str(rows[0][k]) for k in ("name", "version", "edition")) if rows else ""
 
     def close(self) -> None:
         self._driver.close()

@@ -2,7 +2,7 @@
 
 The embedded vector store (qdrant-edge) can be opened by one process only (DESIGN.md:
 a second open fails with `WouldBlock`). On one machine `lexgraph serve` owns it; Celery
-workers parse, load the graph (ArcadeDB serves many processes) and embed, then hand their
+workers parse, load the graph (the graph server serves many processes) and embed, then hand their
 points to the owner through `RemoteVectorIndex`, which implements `ports.VectorIndex` over
 `/internal/vectors/...` (services/api/routes/internal_vectors.py). In production workers
 use `QdrantVectorIndex` against the Qdrant server instead: the worker code is the same.

@@ -197,16 +197,26 @@ class Settings(BaseSettings):
     )
 
     environment: Literal["development", "production"] = "development"
-    data_dir: Path = REPO_ROOT / "var"  # ArcadeDB databases, embedded vectors, logs, pid files
+    data_dir: Path = REPO_ROOT / "var"  # the local Neo4j, embedded vectors, logs, pid files
 
-    # Graph database over Bolt: the local ArcadeDB server by default, Neo4j 5 in production.
-    graph_backend: Literal["arcadedb", "neo4j"] = "arcadedb"
+    # Graph database over Bolt: Neo4j 5, a local server (`lexgraph stack up`) on one machine
+    # and in CI, a remote one in production (graph_manage_local=false).
+    graph_backend: Literal["neo4j"] = "neo4j"
     graph_uri: str = "bolt://127.0.0.1:7687"
-    graph_user: str = "root"
+    graph_user: str = "neo4j"
+    # Neo4j wants 8+ characters; the local server takes this password on every start.
     graph_password: SecretStr = SecretStr("lexgraph-local")
+    # Community has one user database; the local server names it so on first start
+    # (initial.dbms.default_database, as docker-compose.yml does).
     graph_database: str = "statutes"
-    arcadedb_http_port: int = 2480
-    graph_manage_local: bool = True  # start the local ArcadeDB server when it is not running
+    graph_manage_local: bool = True  # start the local Neo4j server when it is not running
+    # The local server (services/core/neo4j_local.py): Browser's HTTP port, the JVM heap and
+    # the page cache. An unbounded heap on a loaded 2-core host was killed by the OS; 1 GB
+    # heap + 256 MB page cache hold the 698-law corpus (measured RSS in README).
+    neo4j_http_port: int = 7474
+    neo4j_heap_mb: int = Field(default=1024, ge=256)
+    neo4j_pagecache: str = Field(default="256m", pattern=r"^\d+[kmg]?$")
+    neo4j_launcher_dir: Path = REPO_ROOT / "deploy" / "neo4j-local"
 
     # Vectors: embedded qdrant-edge shard on one machine, a Qdrant server in production.
     vector_backend: Literal["edge", "qdrant"] = "edge"

@@ -18,7 +18,7 @@ from prometheus_client import Counter, Histogram
 RETRIEVAL_STAGES = ("analysis", "embedding", "vector_search", "graph_walk", "assembly")
 
 # Stage latencies: analysis and assembly take well under a millisecond, a 2-hop walk on
-# ArcadeDB ~2 ms (DESIGN.md), BGE-M3 on CPU tens to hundreds of ms, hence 0.5 ms .. 5 s.
+# Neo4j ~9-13 ms (README, "The local Neo4j server"), BGE-M3 on CPU tens to hundreds of ms, hence 0.5 ms .. 5 s.
 _STAGE_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
 
 RETRIEVAL_STAGE_SECONDS = Histogram(

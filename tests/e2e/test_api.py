@@ -1,9 +1,10 @@
 """The HTTP API end to end: uvicorn running `services.api.main:create_app` (the lifespan
-builds the real clients through bootstrap) on the PDPA ingested into a real ArcadeDB
+builds the real clients through bootstrap) on the PDPA ingested into a real Neo4j
 server and the embedded qdrant-edge index with the offline embedder."""
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections.abc import Iterator
@@ -12,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core.neo4j_local import LocalNeo4j, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
@@ -38,12 +39,12 @@ QUESTION_EN = (
 
 
 @pytest.fixture(scope="module")
-def api(arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def api(neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("api-stack")
     port = free_port()
-    env = stack_env(root, arcadedb_server, LEXGRAPH_API_PORT=str(port),
+    env = stack_env(root, neo4j_server, LEXGRAPH_API_PORT=str(port),
                     LEXGRAPH_STORE_TIMEOUT_S="2")  # fmt: skip
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     report = ingest_inline(env, PDPA)
     _index_if_ingestion_did_not(env, report)
     proc = start_api(root, env, port)
@@ -164,18 +165,21 @@ def test_cypher_in_the_question_is_only_text(api: str) -> None:
 def test_ready_and_openapi(api: str) -> None:
     ready = httpx.get(f"{api}/readyz", timeout=10)
     assert ready.status_code == 200 and set(ready.json()["checks"].values()) == {"ok"}
+    graph = ready.json()["graph"]  # the backend, and the version its server reports
+    assert graph["backend"] == "neo4j"
+    assert re.fullmatch(r"Neo4j Kernel 5\.26\.\d+ community", graph["server"]), graph
     spec = httpx.get(f"{api}/openapi.json", timeout=10).json()
     assert "/v1/search" in spec["paths"] and "/v1/laws/{law}/sections/{section}" in spec["paths"]
 
 
 def test_a_graph_that_is_down_is_a_503_within_two_seconds(
-    api: str, arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
+    api: str, neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     root = tmp_path_factory.mktemp("down-stack")
     port = free_port()
     env = stack_env(
         root,
-        arcadedb_server,
+        neo4j_server,
         LEXGRAPH_API_PORT=str(port),
         LEXGRAPH_STORE_TIMEOUT_S="2",
         LEXGRAPH_GRAPH_URI=f"bolt://127.0.0.1:{free_port()}",

@@ -1,5 +1,5 @@
 """Issue 21 end to end, on real processes: the API (uvicorn, production mode, two API keys)
-with a real ArcadeDB, Redis and the embedded vectors, jobs run in its own thread.
+with a real Neo4j, Redis and the embedded vectors, jobs run in its own thread.
 
 - Sources: only uploads and files under the configured source roots; everything else
   (/etc/passwd, `../`, a link out of a root, a missing file) is 403 with one body; stored
@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core.neo4j_local import LocalNeo4j, free_port
 from tests.live_stack import (
     REPO,
     empty_store,
@@ -61,7 +61,7 @@ class Api:
 
 
 @pytest.fixture(scope="module")
-def api(arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
+def api(neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Api]:
     root = tmp_path_factory.mktemp("hardening")
     sources = root / "sources"
     (sources / "laws").mkdir(parents=True)
@@ -73,14 +73,14 @@ def api(arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
     port = free_port()
     env = stack_env(
         root,
-        arcadedb_server,
+        neo4j_server,
         LEXGRAPH_API_PORT=str(port),
         LEXGRAPH_ENVIRONMENT="production",
         LEXGRAPH_API_KEYS_SHA256=json.dumps([_sha(KEY_A), _sha(KEY_B)]),
         LEXGRAPH_SOURCE_ROOTS=json.dumps([str(sources)]),
         LEXGRAPH_REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
     )
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     proc = start_api(root, env, port)
     try:
         yield Api(f"http://127.0.0.1:{port}", root, sources)
@@ -247,10 +247,10 @@ index.close()
 
 
 def test_vectors_held_at_start_are_taken_over_once_free_without_a_restart(
-    arcadedb_server: LocalArcadeDB, tmp_path: Path
+    neo4j_server: LocalNeo4j, tmp_path: Path
 ) -> None:
     port = free_port()
-    env = stack_env(tmp_path, arcadedb_server, LEXGRAPH_API_PORT=str(port))
+    env = stack_env(tmp_path, neo4j_server, LEXGRAPH_API_PORT=str(port))
     vectors = tmp_path / "data" / "vectors"
     vectors.mkdir(parents=True)
     holding, release = tmp_path / "holding", tmp_path / "release"

@@ -1,5 +1,5 @@
 """MCP end to end: the real API (uvicorn, the Dockerfile's command) on the ingested PDPA
-(real ArcadeDB, embedded vectors, the offline embedder), reached with the MCP SDK's own
+(real Neo4j, embedded vectors, the offline embedder), reached with the MCP SDK's own
 streamable HTTP client (initialize, list tools, call each tool), and the `curl` examples
 of the README run verbatim through bash against it."""
 
@@ -19,7 +19,7 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core.neo4j_local import LocalNeo4j, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
@@ -41,12 +41,12 @@ DOC_BASE = "http://localhost:8080"
 
 @pytest.fixture(scope="module")
 def api_url(
-    arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
+    neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:
     root = tmp_path_factory.mktemp("mcp-stack")
     port = free_port()
-    env = stack_env(root, arcadedb_server, LEXGRAPH_API_PORT=str(port))
-    empty_store(arcadedb_server).close()
+    env = stack_env(root, neo4j_server, LEXGRAPH_API_PORT=str(port))
+    empty_store(neo4j_server).close()
     ingest_inline(env, PDPA)
     proc = start_api(root, env, port)
     try:

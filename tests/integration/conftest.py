@@ -1,4 +1,4 @@
-"""Fixtures shared by the integration tests: the PDPA loaded into the test ArcadeDB."""
+"""Fixtures shared by the integration tests: the PDPA loaded into the test Neo4j."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from ingest.build import build_graph
 from ingest.corpus import CorpusIndex
 from ingest.graph import LawGraph
 from ingest.parse import read_source
-from services.core.arcadedb import LocalArcadeDB
 from services.core.graph_store import BoltGraphStore
+from services.core.neo4j_local import LocalNeo4j
 from tests.conftest import REPO, SHARED
 from tests.live_stack import empty_store
 
@@ -38,8 +38,8 @@ def pdpa_graph() -> LawGraph:
 
 
 @pytest.fixture(scope="module")
-def pdpa_store(arcadedb_server: LocalArcadeDB, pdpa_graph: LawGraph) -> Iterator[BoltGraphStore]:
-    store = empty_store(arcadedb_server)
+def pdpa_store(neo4j_server: LocalNeo4j, pdpa_graph: LawGraph) -> Iterator[BoltGraphStore]:
+    store = empty_store(neo4j_server)
     store.apply_schema()
     version = store.load_law(pdpa_graph)
     store.run_write("law_publish", law=LAW, version=version)

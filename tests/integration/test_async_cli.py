@@ -1,5 +1,5 @@
 """`lexgraph ingest --async` across a restart of the API, on real processes: Redis, the
-test ArcadeDB, the API owning the embedded vectors (uvicorn, as the Dockerfile runs it) and
+test Neo4j, the API owning the embedded vectors (uvicorn, as the Dockerfile runs it) and
 one Celery worker. The API is stopped right after the job is submitted and started again
 on the same port a few seconds later; the command waits for it, follows the same job to
 its end and exits 0. Everything here is stopped by its pid."""
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB, free_port
+from services.core.neo4j_local import LocalNeo4j, free_port
 from services.worker import worker_command
 from tests.live_stack import (
     REPO,
@@ -43,13 +43,13 @@ def _api(env: dict[str, str], root: Path, port: int) -> subprocess.Popen[bytes]:
 
 @pytest.mark.timeout(900)
 def test_async_ingest_waits_for_a_restarted_api_and_follows_the_job_to_its_end(
-    arcadedb_server: LocalArcadeDB, tmp_path: Path
+    neo4j_server: LocalNeo4j, tmp_path: Path
 ) -> None:
     redis_port, port = free_port(), free_port()
     url = f"http://127.0.0.1:{port}"
     env = stack_env(
         tmp_path,
-        arcadedb_server,
+        neo4j_server,
         LEXGRAPH_API_PORT=str(port),
         LEXGRAPH_REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
         LEXGRAPH_BROKER_URL=f"redis://127.0.0.1:{redis_port}/1",
@@ -57,7 +57,7 @@ def test_async_ingest_waits_for_a_restarted_api_and_follows_the_job_to_its_end(
         LEXGRAPH_INTERNAL_TOKEN=uuid.uuid4().hex,
         LEXGRAPH_WORKER_METRICS_PORT="0",
     )
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     redis = start_redis(tmp_path, redis_port)
     api = _api(env, tmp_path, port)
     worker = spawn(worker_command("INFO", "w0@lexgraph-cli-test"), env=env, cwd=tmp_path,

@@ -1,10 +1,10 @@
 """Every saved Neo4j Browser query (`cypher/browser/*.cypher`) runs on the real graph
-database (the ArcadeDB fixture) against the ingested PDPA and returns the rows a lawyer
+database (the Neo4j fixture) against the ingested PDPA and returns the rows a lawyer
 expects. Expectations are hard facts of the Act (s.84 penalizes s.26; s.79 punishes
 breaches concerning s.26 data; s.6 defines "ข้อมูลส่วนบุคคล") plus sets recomputed in
 Python from the same `LawGraph` that was loaded, so the Cypher is checked against an
 independent walk. When Node's Neo4j parser is installed (tools/cypher-lint) each file is
-also checked for Neo4j 5 syntax, since ArcadeDB accepting it does not prove Neo4j will.
+also checked by Neo4j's own linter.
 """
 
 from __future__ import annotations

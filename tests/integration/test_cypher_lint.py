@@ -1,6 +1,7 @@
 """Every Cypher file lexgraph ships or exports passes Neo4j's own linter
 (`@neo4j-cypher/language-support`, `lintCypherQuery`, offline with the machine's Node.js):
-running our Cypher on ArcadeDB proves it executes, this proves Neo4j 5 accepts it."""
+the integration tests run our Cypher on a real Neo4j 5.26; the linter also checks the files
+no test runs whole (the generated exports) without a server."""
 
 from __future__ import annotations
 

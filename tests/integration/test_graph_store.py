@@ -1,4 +1,4 @@
-"""Loading laws into a real ArcadeDB server over Bolt (the server from tests/conftest.py)."""
+"""Loading laws into a real Neo4j server over Bolt (the server from tests/conftest.py)."""
 
 from __future__ import annotations
 

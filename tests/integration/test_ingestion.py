@@ -1,4 +1,4 @@
-"""`ingest_paths` and `lexgraph ingest` against the session's real ArcadeDB: the bundled
+"""`ingest_paths` and `lexgraph ingest` against the session's real Neo4j: the bundled
 PDPA, re-ingestion, and bad files next to good ones."""
 
 from __future__ import annotations

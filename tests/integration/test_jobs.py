@@ -1,5 +1,5 @@
 """Bulk ingestion jobs against real servers: a Redis (Debian `redis-server`) started here
-on a free port under a temp dir, ArcadeDB from tests/conftest.py, the API process owning
+on a free port under a temp dir, Neo4j from tests/conftest.py, the API process owning
 the embedded vectors, and Celery worker processes (killed with SIGKILL mid-corpus).
 
 Everything this module starts it stops by pid; nothing listens beyond 127.0.0.1.
@@ -21,9 +21,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from services.core.arcadedb import free_port
 from services.core.errors import NotFound
 from services.core.jobs import LawEntry, RedisJobStore
+from services.core.neo4j_local import free_port
 from services.worker import worker_command
 from tests.live_stack import empty_store, http_ok, wait_for
 
@@ -330,9 +330,9 @@ out.write_text(json.dumps({"rounds": rounds, "api_rounds": api_rounds,
 
 
 class Stack:
-    """Redis + ArcadeDB (shared fixtures) + the API process + Celery worker processes."""
+    """Redis + Neo4j (shared fixtures) + the API process + Celery worker processes."""
 
-    def __init__(self, root: Path, redis_url: str, arcadedb_server) -> None:  # type: ignore[no-untyped-def]
+    def __init__(self, root: Path, redis_url: str, neo4j_server) -> None:  # type: ignore[no-untyped-def]
         self.root = root
         self.api_port = free_port()
         self.api_url = f"http://127.0.0.1:{self.api_port}"
@@ -340,10 +340,10 @@ class Stack:
         self.env = {
             **os.environ,
             "LEXGRAPH_DATA_DIR": str(root / "data"),
-            "LEXGRAPH_GRAPH_URI": arcadedb_server.bolt_uri,
-            "LEXGRAPH_GRAPH_USER": arcadedb_server.user,
-            "LEXGRAPH_GRAPH_PASSWORD": arcadedb_server.password,
-            "LEXGRAPH_GRAPH_DATABASE": arcadedb_server.database,
+            "LEXGRAPH_GRAPH_URI": neo4j_server.bolt_uri,
+            "LEXGRAPH_GRAPH_USER": neo4j_server.user,
+            "LEXGRAPH_GRAPH_PASSWORD": neo4j_server.password,
+            "LEXGRAPH_GRAPH_DATABASE": neo4j_server.database,
             "LEXGRAPH_GRAPH_MANAGE_LOCAL": "false",
             "LEXGRAPH_REDIS_URL": f"{base}/0",
             "LEXGRAPH_BROKER_URL": f"{base}/1",
@@ -395,10 +395,10 @@ class Stack:
 
 
 @pytest.fixture(scope="module")
-def stack(tmp_path_factory: pytest.TempPathFactory, redis_url: str, arcadedb_server):  # type: ignore[no-untyped-def]
+def stack(tmp_path_factory: pytest.TempPathFactory, redis_url: str, neo4j_server):  # type: ignore[no-untyped-def]
     root = tmp_path_factory.mktemp("stack")
-    empty_store(arcadedb_server).close()
-    s = Stack(root, redis_url, arcadedb_server)
+    empty_store(neo4j_server).close()
+    s = Stack(root, redis_url, neo4j_server)
     try:
         s.start_api()
         s.start_worker()
@@ -492,7 +492,7 @@ def _wipe_vectors(stack: Stack, law_ids: list[str]) -> None:
 @pytest.mark.timeout(3000)
 def test_corpus_job_survives_a_killed_worker_and_never_shows_half_a_law(
     stack: Stack,
-    arcadedb_server,
+    neo4j_server,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
     corpus = _corpus(tmp_path)
@@ -539,25 +539,25 @@ def test_corpus_job_survives_a_killed_worker_and_never_shows_half_a_law(
     assert "InvalidSource" in corrupt[0]["error"]
     failed = httpx.get(stack.api_url + "/v1/jobs", params={"state": "failed"}, timeout=30)
     assert job_id in {j["id"] for j in failed.json()["jobs"]}
-    after_crash = {**_graph_counts(arcadedb_server), **_vector_counts(stack)}
+    after_crash = {**_graph_counts(neo4j_server), **_vector_counts(stack)}
     assert all(v == 0 for k, v in after_crash.items() if k.startswith("dup")), after_crash
 
     # the same corpus again: every law a no-op, nothing duplicated
     again = _wait_final(stack, _submit(stack, [str(corpus)]), 600)
     assert again["laws"]["unchanged"] == 36 and again["laws"]["done"] == 36
-    assert {**_graph_counts(arcadedb_server), **_vector_counts(stack)} == after_crash
+    assert {**_graph_counts(neo4j_server), **_vector_counts(stack)} == after_crash
 
     # an uninterrupted run from empty stores gives the same counts as the killed one
     laws = httpx.get(f"{stack.api_url}/v1/jobs/{job_id}", params={"laws": "true"}, timeout=30)
     law_ids = [e["law_id"] for e in laws.json()["law_entries"]]
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     _wipe_vectors(stack, law_ids)
     assert _vector_counts(stack) == {"points:chunks": 0, "points:profiles": 0}
     started = time.monotonic()
     clean = _wait_final(stack, _submit(stack, [str(corpus)]), 1800)
     clean_wall = time.monotonic() - started
     assert clean["laws"]["done"] == 36 and clean["laws"]["unchanged"] == 0
-    assert {**_graph_counts(arcadedb_server), **_vector_counts(stack)} == after_crash
+    assert {**_graph_counts(neo4j_server), **_vector_counts(stack)} == after_crash
     (stack.root / "figures.json").write_text(
         json.dumps(
             {
@@ -626,10 +626,10 @@ def test_retry_resubmits_only_the_failed_laws(stack: Stack, tmp_path: Path) -> N
 @pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
 def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     stack: Stack,
-    arcadedb_server,
+    neo4j_server,
     tmp_path: Path,  # type: ignore[no-untyped-def]
 ) -> None:
-    empty_store(arcadedb_server).close()
+    empty_store(neo4j_server).close()
     corpus = _corpus(tmp_path)  # 36 laws: far more than finish before the cancel lands
     job_id = _submit(stack, [str(corpus)])
     wait_for(lambda: _job(stack, job_id)["state"] == "running", 120, "the job to start")
@@ -639,12 +639,12 @@ def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     assert final["state"] == "cancelled" and final["laws"]["cancelled"] > 0
     assert final["laws"]["done"] + final["laws"]["cancelled"] + final["laws"]["failed"] == 37
     # every law that did get published is whole
-    with _driver(arcadedb_server) as driver:
+    with _driver(neo4j_server) as driver:
         rows, _, _ = driver.execute_query(
             "MATCH (l:Law) WHERE l.published_version IS NOT NULL "
             "OPTIONAL MATCH (s:Section) WHERE s.law = l.key AND s.version = l.published_version "
             "RETURN l.key AS law, count(s) AS sections",
-            database_=arcadedb_server.database,
+            database_=neo4j_server.database,
         )
     entries = httpx.get(
         f"{stack.api_url}/v1/jobs/{job_id}", params={"laws": "true"}, timeout=30

@@ -1,6 +1,6 @@
 """Every PromQL expression of every Grafana dashboard panel returns data from a real
 Prometheus (Debian's `prometheus`) scraping a real stack: the API under uvicorn and a
-Celery worker (prefork, multiprocess metrics) on Redis, ArcadeDB from tests/conftest.py.
+Celery worker (prefork, multiprocess metrics) on Redis, Neo4j from tests/conftest.py.
 The test ingests the PDPA as a job and sends search, REST, MCP and error traffic after
 Prometheus has started, so rates and quantiles have something to compute."""
 
@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 import pytest
 
-from services.core.arcadedb import LocalArcadeDB, free_port
 from services.core.graph_store import BoltGraphStore
+from services.core.neo4j_local import LocalNeo4j, free_port
 from tests.live_stack import (
     PDPA,
     REPO,
@@ -52,7 +52,7 @@ def _panel_queries() -> list[tuple[str, str, str]]:
 
 @pytest.fixture(scope="module")
 def stack(
-    arcadedb_server: LocalArcadeDB, tmp_path_factory: pytest.TempPathFactory
+    neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, Any]]:
     if PROMETHEUS is None or REDIS_SERVER is None:
         pytest.skip("needs Debian's prometheus and redis-server")
@@ -68,7 +68,7 @@ def stack(
         api_port, worker_port, prom_port = free_port(), free_port(), free_port()
         api_url = f"http://127.0.0.1:{api_port}"
         env = stack_env(
-            root, arcadedb_server,
+            root, neo4j_server,
             LEXGRAPH_API_PORT=str(api_port),
             LEXGRAPH_REDIS_URL=f"redis://127.0.0.1:{redis_port}/0",
             LEXGRAPH_BROKER_URL=f"redis://127.0.0.1:{redis_port}/1",
@@ -79,8 +79,8 @@ def stack(
         )  # fmt: skip
         (root / "data").mkdir()
         wipe = BoltGraphStore(
-            arcadedb_server.bolt_uri, user=arcadedb_server.user,
-            password=arcadedb_server.password, database=arcadedb_server.database,
+            neo4j_server.bolt_uri, user=neo4j_server.user,
+            password=neo4j_server.password, database=neo4j_server.database,
         )  # fmt: skip
         wipe.run_cypher("MATCH (n) DETACH DELETE n", write=True)
         wipe.close()

@@ -1,5 +1,5 @@
 """The walk query returns relationships and `retrieval.walk` rebuilds the paths from them.
-Checked on the real graph database (the ArcadeDB fixture, PDPA loaded) against a plain
+Checked on the real graph database (the Neo4j fixture, PDPA loaded) against a plain
 path query that returns every path whole, under the same rules. Likewise the read of the
 sections that use another section's defined terms."""
 

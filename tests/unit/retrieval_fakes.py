@@ -132,10 +132,7 @@ class FakeGraphStore:
 
     def _q_retrieval_walk(
         self,
-        section_seeds: list[str],
-        definition_seeds: list[str],
-        penalty_seeds: list[str],
-        exemption_seeds: list[str],
+        seeds: list[str],
         anchors: list[str],
         published: list[str],
         max_hops: int,
@@ -152,21 +149,18 @@ class FakeGraphStore:
             and self._visible(e.source, published)
             and self._visible(e.target, published)
         }
-        branches = [
-            ("Section", section_seeds, 2), ("Definition", definition_seeds, 2),
-            ("Penalty", penalty_seeds, 2), ("Exemption", exemption_seeds, 2),
-            ("Section", anchors, 1),
-        ]  # fmt: skip
+        seed_labels = {"Section", "Definition", "Penalty", "Exemption"}
+        branches = [(seed_labels, seeds, 2), ({"Section"}, anchors, 1)]
         rows = []
-        for label, keys, hops in branches:
-            seeds = [
+        for labels, keys, hops in branches:
+            starts = [
                 Seed(key, key.split(":", 1)[0], "vector", 1.0, hops=hops)
                 for key in keys
                 if (node := self.nodes.get(key))
-                and label in node.labels
+                and labels & set(node.labels)
                 and node.props.get("law_version") in published
             ]
-            paths = sorted(rebuild_paths(seeds, visible, max_hops), key=lambda p: len(p.steps))
+            paths = sorted(rebuild_paths(starts, visible, max_hops), key=lambda p: len(p.steps))
             edges = {
                 (
                     step.type,

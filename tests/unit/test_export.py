@@ -1,18 +1,15 @@
-"""The Cypher export: deterministic bytes, safe literals, ArcadeDB-safe batches."""
+"""The Cypher export: deterministic bytes, safe literals, few large batches."""
 
 from __future__ import annotations
 
 import random
-import re
 from pathlib import Path
 
 import pytest
 
 from ingest.export import (
     EDGE_BATCH,
-    FIT_WINDOW,
     ExportError,
-    _disjoint_batches,
     _rows_literal,
     cross_law_statements,
     cypher_literal,
@@ -122,38 +119,15 @@ def test_conflicting_duplicate_nodes_are_refused() -> None:
         export_statements(graph, VERSION)
 
 
-def test_relationship_batches_touch_disjoint_nodes() -> None:
+def test_relationships_of_one_shape_share_one_batch() -> None:
+    # Neo4j plans each statement shape once: one batch per (type, labels), rows sharing
+    # a node included, split only past EDGE_BATCH rows.
     graph = synthetic_graph(sections=30)
-    for statement in export_statements(graph, VERSION):
-        if statement.kind != "edges":
-            continue
-        ends = re.findall(r"\b[st]: '([^']*)'", statement.text)
-        assert len(ends) == 2 * statement.rows
-        assert len(set(ends)) == len(ends), statement.text
-
-
-def test_relationship_batching_is_one_pass_over_hubs_and_chains() -> None:
-    """A law without chapters (every CONTAINS edge shares the Law node) and a NEXT chain:
-    chain batches stay disjoint and full, hub edges share full batches, and no edge is
-    tried against more than the fit window (bench/bench_ingest_scale.py times it)."""
-    n = 20_000
-    keys = [f"big:s:{i}" for i in range(n)]
-    edges = [Edge(RelType.CONTAINS, NodeLabel.LAW, "big", NodeLabel.SECTION, k) for k in keys]
-    edges += [
-        Edge(RelType.NEXT, NodeLabel.SECTION, a, NodeLabel.SECTION, b)
-        for a, b in zip(keys, keys[1:], strict=False)
-    ]
-    star = _disjoint_batches(edges[:n])
-    chain = _disjoint_batches(edges[n:])
-    # the first FIT_WINDOW spread one per batch; then the Law node is a hub and its edges
-    # share full batches
-    assert len(star) == FIT_WINDOW + -(-(n - FIT_WINDOW) // EDGE_BATCH)
-    assert sum(len(b) for b in star) == n
-    assert len(chain) <= 2 * -(-(n - 1) // EDGE_BATCH)  # two interleaved halves, full batches
-    for batch in chain:
-        ends = [e.source for e in batch] + [e.target for e in batch]
-        assert len(set(ends)) == len(ends) and len(batch) <= EDGE_BATCH
-    assert sum(len(b) for b in chain) == n - 1
+    edges = [s for s in export_statements(graph, VERSION) if s.kind == "edges"]
+    shapes = [s.text.split("] AS row", 1)[1] for s in edges]
+    assert len(shapes) == len(set(shapes))
+    assert sum(s.rows for s in edges) == len({(e.type, e.source, e.target) for e in graph.edges})
+    assert all(s.rows <= EDGE_BATCH for s in edges)
 
 
 def test_every_node_carries_key_law_version_and_uid() -> None:

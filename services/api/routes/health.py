@@ -1,5 +1,6 @@
 """/healthz: the process is up. /readyz: the graph, the vectors and the embedder each
-really answer (a query, a count, an embedding), each within the store deadline."""
+really answer (a query, a count, an embedding), each within the store deadline; it names
+the graph backend and the version its server reports."""
 
 from __future__ import annotations
 
@@ -33,9 +34,14 @@ async def readyz(request: Request) -> Any:
         "embedder": (lambda: embedder.embed_query("ping")) if embedder is not None else None,
     }
     results = await asyncio.gather(*(_probe(settings, name, fn) for name, fn in probes.items()))
-    checks = dict(zip(probes, results, strict=True))
+    checks = {name: status for name, (status, _) in zip(probes, results, strict=True)}
+    graph_server = results[0][1]
     if all(value == "ok" for value in checks.values()):
-        return {"status": "ready", "checks": checks}
+        return {
+            "status": "ready",
+            "checks": checks,
+            "graph": {"backend": settings.graph_backend, "server": graph_server},
+        }
     failing = ", ".join(f"{name} ({value})" for name, value in checks.items() if value != "ok")
     return problem(
         503,
@@ -48,11 +54,14 @@ async def readyz(request: Request) -> Any:
     )
 
 
-async def _probe(settings: Settings, name: str, fn: Callable[[], object] | None) -> str:
+async def _probe(
+    settings: Settings, name: str, fn: Callable[[], object] | None
+) -> tuple[str, str | None]:
+    """("ok" or what failed, what the probe said when it is a string: the graph's version)."""
     if fn is None:
-        return "not connected"
+        return "not connected", None
     try:
-        await call_store(settings, fn, what=name)
+        said = await call_store(settings, fn, what=name)
     except Exception as exc:  # a probe reports every failure instead of raising it
-        return f"{type(exc).__name__}: {str(exc)[:200]}"
-    return "ok"
+        return f"{type(exc).__name__}: {str(exc)[:200]}", None
+    return "ok", said if isinstance(said, str) else None

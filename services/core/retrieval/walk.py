@@ -52,18 +52,12 @@ def walk(
     *,
     limit: int = 2000,
 ) -> list[WalkPath]:
-    """Run the walk query: seeds in the branch of their label, anchors one hop. It returns
-    the relationships of the paths it found; the paths are rebuilt from them here."""
-    by_kind: dict[str, list[str]] = defaultdict(list)
-    for seed in seeds:
-        by_kind["anchor" if seed.anchor else seed.kind].append(seed.key)
+    """Run the walk query: seeds up to `max_hops`, anchors one hop. It returns the
+    relationships of the paths it found; the paths are rebuilt from them here."""
     rows = graph.run_read(
         "retrieval_walk",
-        section_seeds=by_kind["section"],
-        definition_seeds=by_kind["definition"],
-        penalty_seeds=by_kind["penalty"],
-        exemption_seeds=by_kind["exemption"],
-        anchors=by_kind["anchor"],
+        seeds=[seed.key for seed in seeds if not seed.anchor],
+        anchors=[seed.key for seed in seeds if seed.anchor],
         published=published,
         max_hops=max_hops,
         limit=limit,
