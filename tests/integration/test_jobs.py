@@ -414,12 +414,14 @@ def _driver(server):  # type: ignore[no-untyped-def]
 
 
 def _graph_counts(server) -> dict[str, int]:  # type: ignore[no-untyped-def]
-    """Nodes per label, relationships per type, and duplicate checks (uid, edge triples)."""
+    """Nodes per label, relationships per type, and duplicate checks (uid, edge triples; a
+    law's LawSource node is one per law, keyed by `of_law`)."""
     db = server.database
     counts: dict[str, int] = {}
     with _driver(server) as driver:
         rows, _, _ = driver.execute_query(
-            "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n, count(DISTINCT n.uid) AS uids",
+            "MATCH (n) RETURN labels(n)[0] AS label, count(*) AS n, "
+            "count(DISTINCT coalesce(n.uid, n.of_law)) AS uids",
             database_=db,
         )
         for r in rows:
