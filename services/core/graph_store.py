@@ -45,6 +45,15 @@ LOAD_KINDS = ("nodes", "edges")
 LOAD_TX_ROWS = 20_000
 
 
+_SCHEMA_ALREADY_THERE = frozenset(
+    {
+        "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists",
+        "Neo.ClientError.Schema.IndexAlreadyExists",
+        "Neo.ClientError.Schema.ConstraintAlreadyExists",
+    }
+)
+
+
 class BoltGraphStore:
     """A Neo4j-compatible graph database reached over Bolt (implements `ports.GraphStore`)."""
 
@@ -77,7 +86,13 @@ class BoltGraphStore:
         share a transaction with each other or with data writes in Neo4j."""
         with self._session() as session:
             for statement in schema_statements():
-                session.run(statement.text).consume()
+                try:
+                    session.run(statement.text).consume()
+                except ClientError as e:
+                    # IF NOT EXISTS is checked before the rule is made: two workers that
+                    # create it at once fail the second, and the rule exists either way.
+                    if e.code not in _SCHEMA_ALREADY_THERE:
+                        raise
 
     def load_law(self, graph: LawGraph, version: str | None = None) -> str:
         """Every node and relationship of `graph` as `version` (default: a hash of the graph)
