@@ -283,12 +283,12 @@ def run_law(
     except StoreUnavailable as e:
         if not final_attempt:
             raise
-        _fail(jobs, dispatcher, job_id, law_id, source, e)
+        fail_law(jobs, dispatcher, job_id, law_id, source, e)
     except (LexgraphError, InvalidSource, ValueError, KeyError) as e:
-        _fail(jobs, dispatcher, job_id, law_id, source, e)
+        fail_law(jobs, dispatcher, job_id, law_id, source, e)
     except Exception as e:  # a bug on one law must not leave the job waiting forever
         log.exception("job %s: law %s raised", job_id, law_id)
-        _fail(jobs, dispatcher, job_id, law_id, source, e)
+        fail_law(jobs, dispatcher, job_id, law_id, source, e)
     if outcome is not None:
         _finished(
             jobs,
@@ -466,7 +466,7 @@ def _finished(
         dispatcher.submit_finish(job_id)
 
 
-def _fail(
+def fail_law(
     jobs: RedisJobStore,
     dispatcher: JobDispatcher,
     job_id: str,
@@ -474,6 +474,7 @@ def _fail(
     source: str,
     e: Exception,
 ) -> None:
+    """Record a law failed for good (dead letter); a no-op when it is already final."""
     log.warning("job %s: law %s failed: %s", job_id, law_id, e)
     _finished(
         jobs,

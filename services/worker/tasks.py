@@ -94,13 +94,33 @@ def ingest_law(self: Task, job_id: str, law_id: str, source: str) -> None:
             dispatcher=_Dispatcher(),
             final_attempt=final,
         )
-    except StoreUnavailable as e:
-        log.warning("law %s of job %s: %s; retrying", law_id, job_id, e)
-        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
     except bulk.LawBusy as e:
         # A second delivery while the first still runs: wait for it to finish (the law
         # is then final and this is a no-op) or to die (its lease lapses, this takes over).
         raise self.retry(exc=e, countdown=int(bulk.LEASE_S), max_retries=None) from e
+    except StoreUnavailable as e:
+        if final:
+            _give_up(job_id, law_id, source, e)
+            raise
+        log.warning("law %s of job %s: %s; retrying", law_id, job_id, e)
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+    except Exception as e:
+        # Raised before the law was started (building the worker's clients): run_law
+        # records every failure after that itself.
+        _give_up(job_id, law_id, source, e)
+        raise
+
+
+def _give_up(job_id: str, law_id: str, source: str, e: Exception) -> None:
+    """The law failed for good before run_law could record it: record it failed (dead
+    letter, and the job ends once its other laws do) rather than leave it pending, a
+    state the orphan reaper does not touch, so that its job would never end. A no-op
+    when the law is already final; when Redis itself is down, nothing can be recorded."""
+    log.error("job %s: law %s failed before it started: %s", job_id, law_id, e)
+    try:
+        bulk.fail_law(_jobs(), _Dispatcher(), job_id, law_id, source, e)
+    except StoreUnavailable:
+        log.exception("job %s: law %s could not be recorded failed", job_id, law_id)
 
 
 @app.task(name=bulk.FINISH_JOB_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from services.core.errors import NotFound
+from services.core.errors import GraphUnavailable, NotFound
 from services.core.jobs import LawEntry, RedisJobStore
 from services.core.neo4j_local import free_port
 from services.worker import worker_command
@@ -166,6 +166,36 @@ def test_failed_law_goes_to_dead_letters_and_fails_the_job(store: RedisJobStore)
     store.finish_law(retry.id, "bad", status="succeeded", source="b.json", sections=2)
     assert not any(d.law_id == "bad" for d in store.dead_letters())
     assert store.get(retry.id).retry_of == job.id
+
+
+@pytest.mark.parametrize("error", [RuntimeError("no embedder"), GraphUnavailable("no graph")])
+def test_a_law_whose_task_fails_before_it_starts_is_failed_not_left_pending(
+    store: RedisJobStore, monkeypatch: pytest.MonkeyPatch, error: Exception
+) -> None:
+    """A worker that cannot build its clients (a bug, or a graph down past the last
+    retry) fails the law: a pending law is never re-queued, so its job would never end."""
+    from services.worker import tasks
+
+    job = store.create(["/corpus"])
+    store.plan(job.id, [LawEntry("law", "pending", "l.json", 2)], sections_total=2)
+    store.mark_fanned_out(job.id)
+    finishing: list[str] = []
+
+    def broken() -> None:
+        raise error
+
+    monkeypatch.setitem(tasks._state, "jobs", store)
+    monkeypatch.setattr(tasks, "_deps", broken)
+    monkeypatch.setattr(
+        tasks._Dispatcher, "submit_finish", lambda _, job_id: finishing.append(job_id)
+    )
+    with pytest.raises(type(error)):  # the task itself fails too (eager: raised here)
+        tasks.ingest_law.apply(args=(job.id, "law", "l.json"), retries=tasks.MAX_RETRIES)
+    entry = store.law(job.id, "law")
+    assert entry is not None and entry.status == "failed"
+    assert entry.error == f"{type(error).__name__}: {error}"
+    assert finishing == [job.id]  # every law is final: the job is finished
+    assert any(d.job_id == job.id and d.law_id == "law" for d in store.dead_letters())
 
 
 def test_cancel_skips_laws_not_started_and_lets_the_running_one_finish(
