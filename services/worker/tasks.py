@@ -112,11 +112,10 @@ def ingest_law(self: Task, job_id: str, law_id: str, source: str) -> None:
 
 
 def _give_up(job_id: str, law_id: str, source: str, e: Exception) -> None:
-    """The law failed for good before run_law could record it: record it failed (dead
-    letter, and the job ends once its other laws do) rather than leave it pending, a
-    state the orphan reaper does not touch, so that its job would never end. A no-op
-    when the law is already final; when Redis itself is down, nothing can be recorded."""
-    log.error("job %s: law %s failed before it started: %s", job_id, law_id, e)
+    """The law failed for good, perhaps before run_law could record it: record it failed
+    (dead letter, and the job ends once its other laws do) rather than leave it pending,
+    a state the orphan reaper does not touch, so that its job would never end. A no-op
+    when run_law already recorded it; when Redis itself is down, nothing can be."""
     try:
         bulk.fail_law(_jobs(), _Dispatcher(), job_id, law_id, source, e)
     except StoreUnavailable:
