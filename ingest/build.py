@@ -19,7 +19,8 @@ from typing import Any
 
 from ingest.corpus import CorpusIndex, normalise_law_name
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
-from ingest.ids import node_key
+from ingest.ids import law_kind, node_key
+from ingest.instruments import disapplications, enabling_sections, in_force, says_disapplies
 from ingest.models import Law, Section
 from ingest.rules import (
     Penalty,
@@ -51,6 +52,7 @@ def build_graph(
     builder.penalties(resolutions)
     builder.definitions()
     builder.exemptions(resolutions)
+    builder.instrument(corpus)
     builder.curated(curated_dir or CURATED_DIR)
     return builder.finish()
 
@@ -140,11 +142,18 @@ class _Builder:
     # -- steps --
     def structure(self) -> None:
         law = self.law
+        period = in_force(law)
         self.node(
             NodeLabel.LAW,
             law.id,
             {
                 "title": law.title,
+                "kind": law_kind(law.title),
+                "valid_from": period.valid_from or None,
+                "valid_to": period.valid_to or None,
+                "not_before": period.not_before or None,
+                "commencement": period.commencement or None,
+                "disapplies": says_disapplies(law),
                 "short_name": law.short_name,
                 "language": law.language,
                 "jurisdiction": law.jurisdiction,
@@ -364,6 +373,30 @@ class _Builder:
                         (NodeLabel.EXEMPTION, exemption.key),
                         (NodeLabel.SECTION, target),
                     )
+
+    def instrument(self, corpus: CorpusIndex) -> None:
+        """A decree's or regulation's ties to its parent law: ISSUED_UNDER the enabling
+        sections, and DISAPPLIES to what it keeps from applying, with its scope and the
+        decree's period in force (ingest/instruments.py)."""
+        for target in enabling_sections(self.law, corpus):
+            self.edge(
+                RelType.ISSUED_UNDER, (NodeLabel.LAW, self.law.id), (NodeLabel.SECTION, target)
+            )
+        period = in_force(self.law)
+        for found in disapplications(self.law, corpus):
+            for target in found.targets:
+                label = NodeLabel.SECTION if ":s:" in target else NodeLabel.CHAPTER
+                self.edge(
+                    RelType.DISAPPLIES,
+                    (NodeLabel.SECTION, found.source),
+                    (label, target),
+                    {
+                        "scope": found.scope,
+                        "valid_from": period.valid_from or None,
+                        "valid_to": period.valid_to or None,
+                        "not_before": period.not_before or None,
+                    },
+                )
 
     def curated(self, folder: Path) -> None:
         # Look the file up by listing the folder: derived law ids can be longer than a file

@@ -47,6 +47,7 @@ class CorpusIndex:
     titles: dict[str, str] = field(default_factory=dict)  # law id -> title
     section_keys: dict[str, dict[str, str]] = field(default_factory=dict)  # id -> number -> key
     section_order: dict[str, list[str]] = field(default_factory=dict)  # id -> numbers in order
+    division_keys: dict[str, set[str]] = field(default_factory=dict)  # id -> chapter/part keys
     _names_by_prefix: dict[str, list[str]] = field(default_factory=dict, repr=False)
     _names_by_suffix: dict[str, list[str]] = field(default_factory=dict, repr=False)
 
@@ -61,6 +62,7 @@ class CorpusIndex:
         self.titles[law.id] = law.title
         numbers = self.section_keys.setdefault(law.id, {})
         order = self.section_order.setdefault(law.id, [])
+        self.division_keys[law.id] = {division.key for division in law.divisions}
         for section in sorted(law.sections, key=lambda s: s.order):
             if section.number not in numbers:
                 numbers[section.number] = section.key

@@ -50,8 +50,12 @@ CROSS_LAW_TYPES = (
     RelType.REFERENCES,
     RelType.PENALIZES,
     RelType.EXEMPTS_FROM,
+    RelType.DISAPPLIES,
+    RelType.ISSUED_UNDER,
     RelType.CITES_EXTERNAL,
 )
+# Versioned nodes whose relationships may point into another law; a Law node (shared by
+# its versions) has one: ISSUED_UNDER, rebuilt from the published version on every relink.
 CROSS_LAW_SOURCES = (NodeLabel.SECTION, NodeLabel.EXEMPTION)
 
 StatementKind = Literal["schema", "nodes", "edges", "unlink", "publish", "cleanup"]
@@ -128,6 +132,13 @@ def cross_law_statements(
         )
         for label in CROSS_LAW_SOURCES
     ]
+    statements.append(
+        CypherStatement(
+            "unlink",
+            f"MATCH (a:{NodeLabel.LAW.value} {{uid: {law}}})-[r:{RelType.ISSUED_UNDER.value}]->()\n"
+            "DELETE r",
+        )
+    )
     external = [n for n in nodes if n.label == NodeLabel.EXTERNAL_LAW]
     statements += _node_statements(graph.law_id, version, external, parameters)
     statements += _edge_statements(version, edges, local, parameters)

@@ -39,6 +39,9 @@ class RelType(StrEnum):
     GRANTS_EXEMPTION = "GRANTS_EXEMPTION"  # Section -> Exemption (clause text)
     EXEMPTS_FROM = "EXEMPTS_FROM"  # Exemption -> Section it carves out of, where named
     ABOUT = "ABOUT"  # Section -> Concept (curated)
+    ISSUED_UNDER = "ISSUED_UNDER"  # Law (decree, regulation) -> enabling Section of another law
+    # decree Section -> Chapter/Section of another law it keeps from applying (scope, dates)
+    DISAPPLIES = "DISAPPLIES"
 
 
 @dataclass(frozen=True)

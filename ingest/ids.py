@@ -55,6 +55,24 @@ CURATED_NAMES: dict[str, tuple[str, tuple[str, ...]]] = {
     "jp-appi": ("APPI", ("個人情報保護法", "Act on the Protection of Personal Information")),
 }
 
+# Title prefix -> kind of instrument, longest first where one prefix starts another.
+_TH_KINDS = (
+    ("พระราชบัญญัติประกอบรัฐธรรมนูญ", "organic_act"),
+    ("พระราชบัญญัติ", "act"),
+    ("พระราชกำหนด", "emergency_decree"),
+    ("พระราชกฤษฎีกา", "royal_decree"),
+    ("กฎกระทรวง", "ministerial_regulation"),
+    ("ประมวล", "code"),
+    ("รัฐธรรมนูญ", "constitution"),
+    ("ประกาศ", "announcement"),
+    ("ระเบียบ", "rule"),
+    ("ข้อบังคับ", "rule"),
+)
+# Instruments issued under another law's authority, and the tag of their ids.
+SUBORDINATE_KINDS = {
+    "royal_decree": "rd", "ministerial_regulation": "mr", "announcement": "ann", "rule": "rule",
+}  # fmt: skip
+
 # Ids longer than this get a hash suffix instead of their tail: some decree titles run
 # to 200+ characters and the id ends up in URLs and log lines.
 _MAX_ID_CHARS = 120
@@ -139,6 +157,8 @@ def law_id_for_title(title: str) -> str:
     curated = _CURATED_IDS.get(normalised)
     if curated:
         return curated
+    if law_kind(title) in SUBORDINATE_KINDS:
+        return _instrument_id(normalised, law_kind(title))
     slug = re.sub(r"[^0-9a-z\u0e00-\u0e7f._]+", "-", normalised).strip("-._")
     slug = re.sub(r"-{2,}", "-", slug)
     if not slug:
@@ -147,6 +167,37 @@ def law_id_for_title(title: str) -> str:
         digest = hashlib.sha1(normalised.encode("utf-8")).hexdigest()[:8]  # noqa: S324
         slug = f"{slug[: _MAX_ID_CHARS - 9].rstrip('-')}-{digest}"
     return slug
+
+
+def law_kind(title: str) -> str:
+    """ "royal_decree" for "พระราชกฤษฎีกา…"; English titles give "regulation", "directive"
+    or "act"."""
+    text = normalise_title(title)
+    for prefix, kind in _TH_KINDS:
+        if text.startswith(prefix):
+            return kind
+    lowered = text.lower()
+    if re.match(r"(?:commission\s+)?(?:implementing\s+|delegated\s+)?regulation\b", lowered):
+        return "regulation"
+    if re.match(r"(?:commission\s+)?directive\b", lowered):
+        return "directive"
+    return "act" if text else ""
+
+
+def _instrument_id(normalised: str, kind: str) -> str:
+    """A decree's or regulation's id: "th-pdpa-2562-rd-2563-1a2b3c" when its title names a
+    curated law, else "th-rd-2563-1a2b3c4d"; "(ฉบับที่ ๒)" adds "-no2". Titles of such
+    instruments run to 200 characters, and a slug of them reads as noise in URLs."""
+    digest = hashlib.sha1(normalised.encode("utf-8")).hexdigest()  # noqa: S324
+    year = title_year(normalised)
+    numbered = re.search(r"\(ฉบับที่\s*(\d+)\)", normalised)
+    parts = [SUBORDINATE_KINDS[kind], *([year] if year else [])]
+    if numbered:
+        parts.append(f"no{numbered.group(1)}")
+    for curated_title, curated_id in _CURATED_IDS.items():
+        if curated_id.startswith("th-") and curated_title in normalised:
+            return "-".join([curated_id, *parts, digest[:6]])
+    return "-".join(["th", *parts, digest[:8]])
 
 
 def normalise_title(title: str) -> str:

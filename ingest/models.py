@@ -79,6 +79,9 @@ class Law:
     # Citations as the source itself marked them (for example sidataplus wiki-links or
     # NitiBench's `reference` field): ground truth for tests, never used to build edges.
     marked_citations: list[tuple[str, str, str]] = field(default_factory=list)
+    # The preamble and remarks (คำปรารภ, หมายเหตุ) as printed: where a decree or regulation
+    # names the sections it is issued under (ingest/instruments.py).
+    notes: tuple[str, ...] = ()
     # What a reader skipped or repaired (amending-act provisions appended by OCS
     # consolidation, untitled notes, ...): one line each, for reports and logs.
     warnings: list[str] = field(default_factory=list)

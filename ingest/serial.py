@@ -30,6 +30,7 @@ def law_from_text(text: str) -> Law:
         **{
             **data,
             "aliases": tuple(data.get("aliases", ())),
+            "notes": tuple(data.get("notes", ())),
             "divisions": [Division(**d) for d in data.get("divisions", [])],
             "sections": [_section(s) for s in data.get("sections", [])],
             "marked_citations": [tuple(c) for c in data.get("marked_citations", [])],

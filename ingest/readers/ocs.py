@@ -7,7 +7,8 @@ Rules, from the quirks in shared/corpus/PROVENANCE.md:
 - The section number comes from the heading inside `content` ("มาตรา ๖๕ เอกวีสติ/๑"),
   which is right where the `section` field is truncated, misspelt ("ุ6") or "undefined";
   the field is the fallback when the content has no heading.
-- Preamble (คำปรารภ) and remarks (หมายเหตุ) are not sections. A heading-only provision
+- Preamble (คำปรารภ) and remarks (หมายเหตุ) are not sections; the law's own are kept
+  in `Law.notes`, where a decree names what it is issued under. A heading-only provision
   ("บทเฉพาะกาล", "หมวด ๑ …") becomes a chapter-level division.
 - OCS consolidated texts append the provisions of amending acts after the law's own
   text. The law's text ends at the first remarks provision after a section, or at the
@@ -125,6 +126,7 @@ class _Reader:
     record: dict[str, Any]
     divisions: list[Division] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def read(self) -> Law:
@@ -152,6 +154,7 @@ class _Reader:
             aliases=title_aliases(title),
             divisions=self.divisions,
             sections=self.sections,
+            notes=tuple(self.notes),
             warnings=self.warnings,
         )
 
@@ -160,6 +163,7 @@ class _Reader:
         blocks = _blocks(provisions, parsed)
         counts = [sum(parsed[index] is not None for index in block) for block in blocks]
         own = max(range(len(blocks)), key=lambda index: (counts[index], -index))
+        self.notes = _block_notes(provisions, blocks, own)
         unit = self._unit([parsed[index] for index in blocks[own]])
         chapter_key: str | None = None
         part_key: str | None = None
@@ -268,6 +272,20 @@ class _Reader:
             self.warnings.append(f"skipped a section range: {content[:60]!r}")
         else:
             self.warnings.append(f"skipped provision {kind!r} with no section number")
+
+
+def _block_notes(provisions: list[dict[str, Any]], blocks: list[list[int]], own: int) -> list[str]:
+    """The preamble and remarks of block `own`: those after the previous block's last
+    provision and before the next block's first."""
+    previous = [index for block in blocks[:own] for index in block]
+    following = [index for block in blocks[own + 1 :] for index in block]
+    start = max(previous) + 1 if previous else 0
+    end = min(following) if following else len(provisions)
+    return [
+        _clean(str(provisions[index].get("content") or ""))
+        for index in range(start, end)
+        if str(provisions[index].get("title") or "").strip() in _NOT_SECTIONS
+    ]
 
 
 def _blocks(provisions: list[dict[str, Any]], parsed: list[_Provision | None]) -> list[list[int]]:

@@ -275,7 +275,9 @@ def _normalised_text(item: StoredLaw) -> str:
     key = (item.law.id, item.version)
     text = _text_cache.get(key)
     if text is None:
-        text = normalise_law_name("\n".join(s.text for s in item.law.sections))
+        text = normalise_law_name(
+            "\n".join([*(s.text for s in item.law.sections), *item.law.notes])
+        )
         _text_cache[key] = text
     return text
 
@@ -290,10 +292,17 @@ def _section_owner(corpus: CorpusIndex) -> dict[str, str]:
 def _cross_links(built: LawGraph, owner: Mapping[str, str]) -> list[CrossLink]:
     own = {node.key for node in built.nodes}
     return [
-        CrossLink(e.type.value, e.source, built.law_id, e.target, owner.get(e.target, ""))
+        CrossLink(
+            e.type.value, e.source, built.law_id, e.target, owner.get(e.target, _law_of(e.target))
+        )
         for e in built.edges
         if e.type in CROSS_LAW_TYPES and e.type != RelType.CITES_EXTERNAL and e.target not in own
     ]
+
+
+def _law_of(key: str) -> str:
+    """The law of a chapter or part key ("th-pdpa-2562:ch:7"): law ids hold no ":"."""
+    return key.split(":", 1)[0]
 
 
 def _link_order(link: CrossLink) -> tuple[str, str, str]:
