@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Quick start on one machine, no Docker: install lexgraph into .venv, start the local
 # Neo4j 5.26 server (lexgraph stack up; its jars come from the Maven registry the first
-# time, Java 17 and Maven needed), ingest the bundled Thai PDPA, then serve the API on
-# 127.0.0.1 (Ctrl-C stops the API; `.venv/bin/lexgraph stack down` stops Neo4j). Neo4j
-# Browser, with a guide through the PDPA: `lexgraph stack status` prints its address.
+# time, Java 17 and Maven needed), ingest the bundled Thai PDPA and its two royal
+# decrees, then serve the API on 127.0.0.1 (Ctrl-C stops the API; `.venv/bin/lexgraph
+# stack down` stops Neo4j). Neo4j Browser, with a guide through the PDPA: `lexgraph stack
+# status` prints its address.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -36,5 +37,5 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
 fi
 
 .venv/bin/lexgraph stack up
-.venv/bin/lexgraph ingest data/th-pdpa-2562/about.md
+.venv/bin/lexgraph ingest data/th-pdpa-2562/about.md data/th-pdpa-2562/decrees/
 exec .venv/bin/lexgraph serve

@@ -14,7 +14,7 @@ from __future__ import annotations
 import statistics
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,6 +39,8 @@ DEV_SET = REPO_ROOT / "tests" / "fixtures" / "eval" / "pdpa_dev.jsonl"
 # One name per corpus of ../shared/corpus; "all" is every one of them: a firm's many laws.
 _SOURCES = {
     "pdpa": [PDPA],
+    # the PDPA's royal decrees (ISSUED_UNDER s.4, DISAPPLIES; README, "Time")
+    "decrees": sorted((REPO_ROOT / "data" / "th-pdpa-2562" / "decrees").glob("*.json")),
     "gdpr": [SHARED / "corpus" / "eu-gdpr" / "gdpr.json"],
     "sg": [SHARED / "corpus" / "sg-pdpa-2012" / "pdpa-2012.json"],
     "jp": [SHARED / "corpus" / "jp-appi" / "415AC0000000057_appi_ja.json"],
@@ -166,6 +168,24 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
         neo4j_local.stop(server)
 
 
+def time_interleaved(
+    calls: Mapping[str, Sequence[Callable[[], object]]], *, rounds: int
+) -> dict[str, dict[str, float]]:
+    """Like `time_calls`, for several labelled call lists: one list after the other in
+    each round, so that a noisy machine's slow minute falls on all of them alike."""
+    for group in calls.values():
+        for call in group:
+            call()
+    timings: dict[str, list[float]] = {label: [] for label in calls}
+    for _ in range(rounds):
+        for label, group in calls.items():
+            for call in group:
+                started = time.perf_counter()
+                call()
+                timings[label].append((time.perf_counter() - started) * 1000.0)
+    return {label: _stats(values) for label, values in timings.items()}
+
+
 def time_calls(calls: Sequence[Callable[[], object]], *, rounds: int) -> dict[str, float]:
     """Warm (one untimed pass first), one client (sequential): p50/p95/mean in ms."""
     for call in calls:
@@ -176,7 +196,11 @@ def time_calls(calls: Sequence[Callable[[], object]], *, rounds: int) -> dict[st
             started = time.perf_counter()
             call()
             timings.append((time.perf_counter() - started) * 1000.0)
-    timings.sort()
+    return _stats(timings)
+
+
+def _stats(timings: list[float]) -> dict[str, float]:
+    timings = sorted(timings)
     return {
         "n": len(timings),
         "p50": round(percentile(timings, 50), 2),

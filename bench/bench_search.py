@@ -4,12 +4,15 @@ the PDPA alone and again after the 36-law and the 698-law corpora are loaded.
     python bench/bench_search.py                                 # PDPA, 36 laws, 698 laws
     python bench/bench_search.py --corpora pdpa                  # quick
     python bench/bench_search.py --data-dir var/bench            # keep (and reuse) the stack
+    python bench/bench_search.py --corpora pdpa,decrees --vectors all --as-of 2021-06-01
 
 "vector-only" is retrieval mode `hybrid` (dense + sparse RRF over chunks and profiles, no
 graph); "full" is mode `graph` (hybrid seeding + the 2-hop walk + ranking). Queries are the
 PDPA dev-set questions (Thai and English), searched over every loaded law (no law filter),
 top 10. Each step loads one more corpus cumulatively and then times every query `--rounds`
-times after one untimed pass. Loading prints its own wall time and throughput.
+times after one untimed pass. Loading prints its own wall time and throughput. With
+`--as-of`, the full pipeline is timed again with that `as_of` (the laws in force that day,
+excluded inside the vector filter and the Cypher), in the same rounds as the runs without.
 
 Loading needs vectors for the PDPA; `--vectors pdpa` (the default for the big corpora)
 loads the 36/698-law corpora into the graph only, because embedding ~18k (36 laws, ~20 min) or
@@ -28,7 +31,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench._stack import DEV_SET, open_stack, time_calls  # noqa: E402
+from bench._stack import DEV_SET, open_stack, time_interleaved  # noqa: E402
 from services.core.evaluation import load_gold  # noqa: E402
 from services.core.retrieval import search  # noqa: E402
 
@@ -54,15 +57,27 @@ def main(argv: list[str] | None = None) -> int:
                 "sections_per_s": round(sections / load_s, 1) if sections and load_s else None,
                 **sizes,
             }
-            for label, mode in (("vector_only", "hybrid"), ("full", "graph")):
-                calls = [
-                    (lambda q=q, m=mode: search(q, **stack.deps(), top_k=args.top_k, mode=m))
+            runs = {"vector_only": ("hybrid", None), "full": ("graph", None)}
+            if args.as_of:
+                runs["full_as_of"] = ("graph", args.as_of)
+            calls = {
+                label: [
+                    (lambda q=q, m=mode, d=day: search(
+                        q, **stack.deps(), top_k=args.top_k, mode=m, as_of=d
+                    ))
                     for q in questions
                 ]
-                row[label] = time_calls(calls, rounds=args.rounds)
+                for label, (mode, day) in runs.items()
+            }  # fmt: skip
+            row.update(time_interleaved(calls, rounds=args.rounds))
             row["graph_overhead_pct"] = round(
                 100.0 * (row["full"]["p50"] / row["vector_only"]["p50"] - 1.0), 1
             )
+            if args.as_of:
+                row["as_of_overhead_pct"] = {
+                    q: round(100.0 * (row["full_as_of"][q] / row["full"][q] - 1.0), 1)
+                    for q in ("p50", "p95")
+                }
             rows.append(row)
             _print_row(row)
     if args.json:
@@ -89,6 +104,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--top-k", type=int, default=10)
     p.add_argument("--threads", type=int, default=1, help="offline embedder BLAS threads")
     p.add_argument("--data-dir", type=Path, help="keep the stack here and reuse it")
+    p.add_argument("--as-of", help="also time the full pipeline with this as_of (YYYY-MM-DD)")
     p.add_argument("--json", action="store_true")
     return p
 
@@ -103,6 +119,14 @@ def _print_row(row: dict[str, Any]) -> None:
         f" | graph adds {row['graph_overhead_pct']}% (p50), n={row['full']['n']}",
         flush=True,
     )
+    if "full_as_of" in row:
+        extra = row["as_of_overhead_pct"]
+        print(
+            f"  full with as_of p50 {row['full_as_of']['p50']:.1f} ms  "
+            f"p95 {row['full_as_of']['p95']:.1f} ms | as_of adds {extra['p50']}% (p50), "
+            f"{extra['p95']}% (p95)",
+            flush=True,
+        )
 
 
 def _print_summary(rows: list[dict[str, Any]]) -> None:

@@ -11,6 +11,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -387,6 +388,8 @@ def _add_search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--top-k", type=int, default=10)
     p.add_argument("--max-hops", type=int, default=2)
     p.add_argument("--mode", default="graph", choices=("graph", "hybrid", "dense", "bm25"))
+    p.add_argument("--as-of", type=_iso_day, metavar="YYYY-MM-DD",
+                   help="the laws in force on this day (default today)")
     p.add_argument("--json", action="store_true", help="print the API's JSON")
     p.add_argument("--explain", action="store_true",
                    help="show what put each section where it is (score components, trace)")
@@ -401,7 +404,8 @@ def _cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     """Through the running API when there is one (the embedded vector store belongs to
     `lexgraph serve`), else with the stores opened here; the same JSON either way."""
     body = {"query": args.question, "laws": args.laws, "top_k": args.top_k,
-            "max_hops": args.max_hops, "mode": args.mode, "explain": args.explain}
+            "max_hops": args.max_hops, "mode": args.mode, "explain": args.explain,
+            "as_of": args.as_of}
     result = None if args.local else _search_over_http(args, settings, body)
     if result is None:
         result = _search_here(settings, body)
@@ -415,13 +419,33 @@ def _cmd_search(args: argparse.Namespace, settings: Settings) -> int:
         via = item["reached"] if item["path"] == item["label"] else item["path"]
         print(f"{rank:2}. {item['label']:<14} {item['key']:<28} {item['score']:.3f}  {via}\n"
               f"      {text}")
+        for effect in item.get("applicability") or []:
+            print(f"      {_applicability_line(effect)}")
         if item.get("explanation"):
             print(_explained(item["explanation"]))
     for item in result["nodes"]:
         print(f"    · {item['kind']:<10} {item['label']:<28} {item['reached']}")
     versions = ", ".join(f"{law}@{v}" for law, v in result["index_versions"].items())
-    print(f"index: {versions or '-'}")
+    print(f"index: {versions or '-'}  as of {result.get('as_of') or 'today'}")
     return 0
+
+
+def _iso_day(value: str) -> str:
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a date as YYYY-MM-DD: {value!r}") from None
+
+
+def _applicability_line(effect: dict[str, Any]) -> str:
+    """ "! not applied (หมวด ๗) by มาตรา ๓ of <decree>, 2020-05-27 to 2022-05-31: <scope>" """
+    start = effect.get("valid_from") or f"not before {effect.get('not_before') or '?'}"
+    end = effect.get("valid_to") or "no end date"
+    return (
+        f"! not applied ({effect.get('via_label') or effect.get('via')}) by "
+        f"{effect.get('source_label')} of {effect.get('law_title') or effect.get('law')}, "
+        f"{start} to {end}: {(effect.get('scope') or '')[:120]}"
+    )
 
 
 def _explained(explanation: dict[str, Any]) -> str:
@@ -477,7 +501,8 @@ def _search_here(settings: Settings, body: dict[str, Any]) -> dict[str, Any]:
                                   embedder=embedder, settings=settings, laws=body["laws"],
                                   top_k=body["top_k"], max_hops=body["max_hops"],
                                   mode=body["mode"], explain=body["explain"],
-                                  keywords=bootstrap.build_keyword_source(settings))
+                                  keywords=bootstrap.build_keyword_source(settings),
+                                  as_of=body["as_of"])
     finally:
         vectors.close()
         graph.close()

@@ -71,7 +71,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
 
     @server.tool()
     async def search(
-        question: str, laws: list[str] | None = None, top_k: int = 5
+        question: str, laws: list[str] | None = None, top_k: int = 5, as_of: str | None = None
     ) -> dict[str, Any]:
         """Search the statutes for a question; returns sections with their text, how each
         was reached in the citation graph, and related penalty/definition/exemption nodes.
@@ -84,6 +84,9 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
             question: the question in the user's words, Thai or English.
             laws: optional law ids to search in (e.g. ["th-pdpa-2562"]); all laws if omitted.
             top_k: how many sections to return (1-20).
+            as_of: the day of the facts (YYYY-MM-DD): the laws in force then, and the decrees
+                that kept a section from applying then (each section's `applicability`);
+                today if omitted.
         """
         with _tool_call("search"):
             c = clients()
@@ -99,6 +102,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
                     top_k=max(1, min(top_k, 20)),
                     mode="graph",
                     keywords=c.keywords,
+                    as_of=as_of,
                 )
 
             if c.admission is None:
@@ -108,16 +112,20 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
             return _search_payload(result)
 
     @server.tool()
-    def get_section_text(section: str, law: str | None = None) -> dict[str, Any]:
+    def get_section_text(
+        section: str, law: str | None = None, as_of: str | None = None
+    ) -> dict[str, Any]:
         """The full, exact text of one section, with its chapter/part and index version.
 
         Call this before you cite or quote a section: answer only from this text, never
         from a summary or a graph label. `section` is a key as search returns it
         ("th-pdpa-2562:s:26"), or a number ("26", "๒๖", "มาตรา ๒๖") together with `law`.
+        `as_of` (YYYY-MM-DD, default today): whether its law was in force that day, and the
+        decrees then in force that kept it from applying to some (`applicability`).
         """
         with _tool_call("get_section_text"):
             law_id, number = _section_ref(section, law)
-            payload = lookups.section_text(clients().graph, law_id, number)
+            payload = lookups.section_text(clients().graph, law_id, number, as_of)
             payload["cite_as"] = (
                 f"{payload.get('label')} ({payload.get('key')}, index version "
                 f"{payload.get('version')})"
@@ -125,7 +133,9 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
             return payload
 
     @server.tool()
-    def get_related_sections(section: str, law: str | None = None) -> dict[str, Any]:
+    def get_related_sections(
+        section: str, law: str | None = None, as_of: str | None = None
+    ) -> dict[str, Any]:
         """The sections and nodes directly linked to one section, grouped by relationship
         type in both directions: what it cites (outgoing REFERENCES), what cites it
         (incoming REFERENCES/PENALIZES, e.g. penalty sections), the terms it defines or
@@ -134,17 +144,21 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         Use it after search to walk the graph one hop at a time; follow the links that
         matter to the question, then read those sections with get_section_text.
         `section`: a key like "th-pdpa-2562:s:26", or a number together with `law`.
+        `as_of` (YYYY-MM-DD, default today): only links to laws in force that day, and the
+        regulations then in force issued under it (`issued_under`).
         """
         with _tool_call("get_related_sections"):
             law_id, number = _section_ref(section, law)
-            payload = lookups.related_sections(clients().graph, law_id, number)
+            payload = lookups.related_sections(clients().graph, law_id, number, as_of)
             payload["next_steps"] = (
                 "Read the linked sections that matter with get_section_text before citing."
             )
             return payload
 
     @server.tool()
-    def get_penalties(section: str, law: str | None = None) -> dict[str, Any]:
+    def get_penalties(
+        section: str, law: str | None = None, as_of: str | None = None
+    ) -> dict[str, Any]:
         """The penalties that apply when a section is violated: the penalty sections that
         punish a breach of it (directly, or through a section that cites it), their Penalty
         nodes (kind, maximum fine, maximum prison term) and the path that links them.
@@ -152,15 +166,26 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         Pass the VIOLATED section, not the penalty section: "what is the penalty for
         breaking section 26" -> get_penalties("th-pdpa-2562:s:26"), not ...:s:84.
         Then read the penalty sections with get_section_text before citing them.
+        `as_of` (YYYY-MM-DD, default today): the penalties in force that day, each with the
+        decrees then in force that kept it from applying to some (`applicability`).
         """
         with _tool_call("get_penalties"):
             law_id, number = _section_ref(section, law)
-            payload = lookups.section_penalties(clients().graph, law_id, number)
+            payload = lookups.section_penalties(clients().graph, law_id, number, as_of)
             payload["penalties_found"] = len(payload.get("penalty_sections", []))
             payload["next_steps"] = (
                 "Read each penalty section with get_section_text before citing it."
             )
             return payload
+
+    @server.tool()
+    def get_section_history(section: str, law: str | None = None) -> dict[str, Any]:
+        """A section's versions with their dates, the regulations issued under it and every
+        decree that kept it from applying, with each one's period: for "what was the law
+        on the date of the facts". `section`: a key, or a number together with `law`."""
+        with _tool_call("get_section_history"):
+            law_id, number = _section_ref(section, law)
+            return lookups.section_history(clients().graph, law_id, number)
 
     @server.tool()
     def get_law_summary(law: str | None = None) -> dict[str, Any]:
@@ -295,6 +320,7 @@ def _search_payload(result: retrieval.SearchResult) -> dict[str, Any]:
         "keywords": result.keywords,
         "citations_in_question": result.citations,
         "index_versions": result.index_versions,
+        "as_of": result.as_of,
         "next_steps": (
             "Walk the graph from the relevant sections (get_related_sections, get_penalties "
             "with the violated section) and read each section with get_section_text before "

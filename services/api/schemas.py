@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
@@ -38,7 +39,20 @@ def _integer(value: Any) -> Any:
     return value
 
 
+def _iso_day(value: str) -> str:
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise ValueError("must be a calendar date as YYYY-MM-DD") from None
+
+
 Text = Annotated[str, AfterValidator(_utf8_text)]
+# A day as YYYY-MM-DD and nothing else (pydantic's lax `date` took 0 as 1970-01-01).
+IsoDay = Annotated[
+    str,
+    Field(pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$", json_schema_extra={"format": "date"}),
+    AfterValidator(_iso_day),
+]
 Integer = Annotated[int, BeforeValidator(_integer)]
 LawIdText = Annotated[Text, Field(min_length=1, max_length=MAX_LAW_ID_CHARS)]
 
@@ -79,6 +93,12 @@ class SearchRequest(BaseModel):
         description="Add to every section and node the components of its score and the "
         "pipeline steps that set them (`explanation`).",
     )
+    as_of: IsoDay | None = Field(
+        default=None,
+        description="Answer from the laws in force on this day (YYYY-MM-DD); today if omitted. "
+        "Decrees in force then that keep a returned section from applying are listed in its "
+        "`applicability`.",
+    )
 
 
 class PathStep(BaseModel):
@@ -89,6 +109,24 @@ class PathStep(BaseModel):
     )
     key: str
     label: str
+
+
+class Applicability(BaseModel):
+    source: str = Field(
+        description='The decree\'s provision, e.g. "th-pdpa-2562-rd-2563-cfe899:s:3".'
+    )
+    source_label: str | None = None
+    law: str = Field(description="The decree's law id.")
+    law_title: str | None = None
+    law_kind: str | None = Field(default=None, description='"royal_decree", ...')
+    via: str = Field(description="What the decree names: this section, or its chapter or part.")
+    via_label: str | None = None
+    scope: str | None = Field(default=None, description="To whom it does not apply, as printed.")
+    valid_from: str | None = Field(default=None, description="First day, where the text gives it.")
+    valid_to: str | None = Field(default=None, description="Last day, where it has one.")
+    not_before: str | None = Field(
+        default=None, description="valid_from, else the earliest day it can have started."
+    )
 
 
 class ContextItemOut(BaseModel):
@@ -125,6 +163,11 @@ class ContextItemOut(BaseModel):
         "vector list (0-based; dense and lexical: the chunk list's two halves searched "
         "apart) and the trace of the steps that touched it.",
     )
+    applicability: list[Applicability] = Field(
+        default_factory=list,
+        description="Decrees in force on the day asked that keep this section (or its "
+        "chapter or part) from applying, to whom, and for how long.",
+    )
 
 
 class SeedOut(BaseModel):
@@ -160,6 +203,7 @@ class SearchResponse(BaseModel):
         description="law id -> index version the answer comes from."
     )
     timings_ms: dict[str, float]
+    as_of: str = Field(description="The day the laws were read as of.")
     laws: list[dict[str, Any]] = Field(
         default_factory=list,
         description="Graph mode over several laws: which laws the question is about, each "
@@ -211,6 +255,38 @@ class SectionText(BaseModel):
     text: str
     version: str | None = None
     division: Division | None = None
+    as_of: str
+    in_force: bool = Field(description="Whether the section's law is in force on `as_of`.")
+    applicability: list[Applicability]
+
+
+class HistoryVersion(BaseModel):
+    version: str | None = None
+    published: bool
+    source: str | None = None
+    valid_from: str | None = None
+    valid_to: str | None = None
+    not_before: str | None = None
+    commencement: str | None = Field(default=None, description="The commencement text.")
+
+
+class SectionHistory(BaseModel):
+    key: str
+    law: str
+    label: str | None = None
+    versions: list[HistoryVersion] = Field(
+        description="The section's versions with their dates (only the published one is "
+        "kept so far)."
+    )
+    amended_by: list[dict[str, Any]] = Field(
+        description="Amending acts (not yet read from consolidated texts: empty)."
+    )
+    issued_under: list[dict[str, Any]] = Field(
+        description="Regulations issued under this section, with their kind and dates."
+    )
+    effects: list[Applicability] = Field(
+        description="Every decree that keeps this section from applying, whatever the day."
+    )
 
 
 class Related(BaseModel):
@@ -222,6 +298,11 @@ class Related(BaseModel):
     incoming: dict[str, list[dict[str, Any]]] = Field(
         description="relationship type -> nodes pointing to this section"
     )
+    as_of: str
+    issued_under: list[dict[str, Any]] = Field(
+        description="Regulations in force on `as_of` issued under this section."
+    )
+    applicability: list[Applicability]
 
 
 class PenaltySection(BaseModel):
@@ -232,11 +313,13 @@ class PenaltySection(BaseModel):
     hops: int | None = None
     path: str | None = None
     penalties: list[dict[str, Any]]
+    applicability: list[Applicability]
 
 
 class Penalties(BaseModel):
     key: str
     law: str
+    as_of: str
     penalty_sections: list[PenaltySection]
 
 

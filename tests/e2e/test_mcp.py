@@ -34,7 +34,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.integration]
 
 LAW = "th-pdpa-2562"
 S = f"{LAW}:s:"
-TOOLS = {"search", "get_section_text", "get_related_sections", "get_penalties", "get_law_summary"}
+TOOLS = {
+    "search", "get_section_text", "get_related_sections", "get_penalties", "get_section_history",
+    "get_law_summary",
+}  # fmt: skip
 DOCS = REPO / "README.md"
 DOC_BASE = "http://localhost:8080"
 
@@ -81,6 +84,7 @@ def test_sdk_client_initializes_lists_and_calls_every_tool(api_url: str) -> None
         ("get_related_sections", {"section": f"{S}26"}),
         ("get_penalties", {"section": f"{S}26"}),
         ("get_section_text", {"section": f"{S}84"}),
+        ("get_section_history", {"section": f"{S}4"}),
         ("get_law_summary", {}),
         ("get_law_summary", {"law": LAW}),
     ]
@@ -92,7 +96,9 @@ def test_sdk_client_initializes_lists_and_calls_every_tool(api_url: str) -> None
     assert set(tools) == TOOLS
     assert "first" in (tools["search"].description or "")
 
-    search, related, penalties, text, laws, summary = (_payload(r) for r in out["calls"])
+    search, related, penalties, text, history, laws, summary = (
+        _payload(r) for r in out["calls"]
+    )
     assert f"{S}26" in {s["key"] for s in search["sections"]}
     assert search["index_versions"].get(LAW)
     assert f"{S}84" in json.dumps(search, ensure_ascii=False)
@@ -106,6 +112,9 @@ def test_sdk_client_initializes_lists_and_calls_every_tool(api_url: str) -> None
     assert text["label"] == "มาตรา ๘๔"
     assert "มาตรา ๒๖" in text["text"]  # s.84 names the section it punishes
     assert text["cite_as"].startswith("มาตรา ๘๔ (th-pdpa-2562:s:84")
+
+    assert search["as_of"] and text["as_of"] == search["as_of"]  # today, by default
+    assert history["key"] == f"{S}4" and history["versions"][0]["published"] is True
 
     assert LAW in {law["law"] for law in laws["laws"]}
     assert summary["nodes"]["Section"] == 96

@@ -105,6 +105,9 @@ class FakeGraphStore:
                 n.props.get("published_version"),
                 n.props.get("pending_version"),
                 n.props.get("language"),
+                n.props.get("not_before"),
+                n.props.get("valid_to"),
+                n.props.get("disapplies"),
             ]
             for n in self.nodes.values()
             if "Law" in n.labels
@@ -249,7 +252,9 @@ class FakeGraphStore:
             return []
         return [{"node": dict(node.props), "division": None, "division_labels": None}]
 
-    def _q_section_related(self, key: str, published: list[str]) -> list[dict[str, Any]]:
+    def _q_section_related(
+        self, key: str, published: list[str], in_force_laws: list[str]
+    ) -> list[dict[str, Any]]:
         if not self._q_section_text(key, published):
             return []
         rows = []
@@ -258,6 +263,8 @@ class FakeGraphStore:
                 continue
             other = edge.target if edge.source == key else edge.source
             if not self._visible(other, published):
+                continue
+            if "Law" in self.nodes[other].labels and other not in in_force_laws:
                 continue
             node = self.nodes[other]
             rows.append(

@@ -169,13 +169,15 @@ def test_unknown_stage_name_is_refused() -> None:
 # --- MCP --------------------------------------------------------------------------------
 
 
-def test_mcp_lists_the_five_tools_with_workflow_docstrings(dev: TestClient) -> None:
+def test_mcp_lists_the_six_tools_with_workflow_docstrings(dev: TestClient) -> None:
     r = dev.post("/mcp", json=_rpc("tools/list"), headers=MCP_HEADERS)
     assert r.status_code == 200, r.text
     tools = {t["name"]: t for t in _tool_result(r)["tools"]}
     assert set(tools) == {
-        "search", "get_section_text", "get_related_sections", "get_penalties", "get_law_summary"
+        "search", "get_section_text", "get_related_sections", "get_penalties",
+        "get_section_history", "get_law_summary",
     }  # fmt: skip
+    assert "as_of" in tools["search"]["inputSchema"]["properties"]
     assert "first" in tools["search"]["description"]
     assert "before you cite" in tools["get_section_text"]["description"]
     assert "VIOLATED" in tools["get_penalties"]["description"]

@@ -6,11 +6,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, TypeVar
 
-from fastapi import APIRouter, Path
+from fastapi import APIRouter, Path, Query
 
 from services.api.deps import ClientsDep, call_store
 from services.api.problems import problem_responses
-from services.api.schemas import LawsResponse, LawSummary, Penalties, Related, SectionText
+from services.api.schemas import (
+    IsoDay,
+    LawsResponse,
+    LawSummary,
+    Penalties,
+    Related,
+    SectionHistory,
+    SectionText,
+)
 from services.core.errors import InvalidQuery, NotFound
 from services.core.retrieval import lookups
 
@@ -31,6 +39,11 @@ SectionNumber = Annotated[
         pattern=r"^[^\u0000-\u001f\u007f]+$",
         examples=["26"],
     ),
+]
+
+AsOf = Annotated[
+    IsoDay | None,
+    Query(description="Read the law as in force on this day (YYYY-MM-DD); today if omitted."),
 ]
 
 
@@ -73,12 +86,30 @@ async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
     response_model=Related,
     responses=problem_responses(404, 422, 503),
 )
-async def related(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+async def related(
+    law: LawId, section: SectionNumber, clients: ClientsDep, as_of: AsOf = None
+) -> dict[str, Any]:
     """What the section cites, what cites it, the terms it defines or uses, the
     exemptions it grants: in- and out-edges grouped by relationship type."""
     return await call_store(
         clients.settings,
-        _section(law, section, lambda: lookups.related_sections(clients.graph, law, section)),
+        _section(
+            law, section, lambda: lookups.related_sections(clients.graph, law, section, as_of)
+        ),
+    )
+
+
+@router.get(
+    "/{law}/sections/{section:path}/history",
+    response_model=SectionHistory,
+    responses=problem_responses(404, 422, 503),
+)
+async def history(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+    """The section's versions with their dates, the regulations issued under it, and every
+    decree that kept it from applying, with each one's period."""
+    return await call_store(
+        clients.settings,
+        _section(law, section, lambda: lookups.section_history(clients.graph, law, section)),
     )
 
 
@@ -87,13 +118,19 @@ async def related(law: LawId, section: SectionNumber, clients: ClientsDep) -> di
     response_model=Penalties,
     responses=problem_responses(404, 422, 503),
 )
-async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+async def penalties(
+    law: LawId, section: SectionNumber, clients: ClientsDep, as_of: AsOf = None
+) -> dict[str, Any]:
     """Penalties for violating this section: the penalty sections that punish a breach of
     it (directly, or through a section that cites it) and their Penalty nodes, within 3
     hops. Pass the violated section (26), not the penalty section (84)."""
     return await call_store(
         clients.settings,
-        _section(law, section, lambda: lookups.section_penalties(clients.graph, law, section)),
+        _section(
+            law,
+            section,
+            lambda: lookups.section_penalties(clients.graph, law, section, as_of),
+        ),
     )
 
 
@@ -102,9 +139,11 @@ async def penalties(law: LawId, section: SectionNumber, clients: ClientsDep) -> 
     response_model=SectionText,
     responses=problem_responses(404, 422, 503),
 )
-async def section_text(law: LawId, section: SectionNumber, clients: ClientsDep) -> dict[str, Any]:
+async def section_text(
+    law: LawId, section: SectionNumber, clients: ClientsDep, as_of: AsOf = None
+) -> dict[str, Any]:
     """The full text of one section, with the chapter or part that contains it."""
     return await call_store(
         clients.settings,
-        _section(law, section, lambda: lookups.section_text(clients.graph, law, section)),
+        _section(law, section, lambda: lookups.section_text(clients.graph, law, section, as_of)),
     )

@@ -44,6 +44,7 @@ async def search(
             mode=body.mode,
             explain=body.explain,
             keywords=clients.keywords,
+            as_of=body.as_of,
         ),
         timeout_s=clients.settings.store_timeout_s,
     )

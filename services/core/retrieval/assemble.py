@@ -9,6 +9,7 @@ from typing import Any
 from ingest.ids import arabic_to_thai_digits
 from services.core import telemetry
 from services.core.profiles import node_kind
+from services.core.retrieval.applicability import read_applicability
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import law_of
 from services.core.retrieval.models import Candidate, ContextItem, Step
@@ -59,6 +60,12 @@ class Assemble(Stage):
                 item.explanation = explanation(candidate, ctx.explain_ranks.get(candidate.key))
             (ctx.sections if item.kind == "section" else ctx.nodes).append(item)
         ctx.sections = ctx.sections[: ctx.query.top_k]
+        published = set(ctx.published)
+        if any(law.disapplies and law.law_version in published for law in ctx.catalogue.values()):
+            keys = [item.key for item in ctx.sections]
+            found = read_applicability(ctx.graph, keys, ctx.published)
+            for item in ctx.sections:
+                item.applicability = found.get(item.key, [])
         for item in ctx.sections[tuning.max_full_sections :]:
             if len(item.text) > tuning.excerpt_chars:
                 item.text = item.text[: tuning.excerpt_chars].rstrip() + " …"

@@ -27,6 +27,7 @@ class Query:
     top_k: int = 10
     max_hops: int = 2
     explain: bool = False
+    as_of: str = ""  # ISO date the law is read as of; validate_query makes "" today
 
 
 @dataclass
@@ -43,7 +44,8 @@ class SearchContext:
     catalogue: dict[str, Law] = field(default_factory=dict)
     scope: list[str] | None = None  # the caller's laws
     visible: list[Law] = field(default_factory=list)  # the published laws searched
-    published: list[str] = field(default_factory=list)  # "law@version" of every published law
+    # "law@version" of every published law in force on the query's date
+    published: list[str] = field(default_factory=list)
     # analyse, embed
     analysis: QuestionAnalysis | None = None
     embedding: Embedding | None = None  # the question and the terms analysis added

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from datetime import date
 from typing import TypeVar
 
-from services.core.errors import NotFound
+from services.core.errors import InvalidQuery, NotFound
 from services.core.ports import GraphStore, VectorHit
 from services.core.retrieval.models import Law
 
@@ -28,15 +29,48 @@ LAW_NAMES: dict[str, tuple[str, ...]] = {}
 def read_catalogue(graph: GraphStore) -> dict[str, Law]:
     catalogue: dict[str, Law] = {}
     for row in graph.run_read("retrieval_laws"):
-        for law_id, version, pending, language in row.get("laws") or []:
+        for law_id, version, pending, language, not_before, valid_to, disapplies in (
+            row.get("laws") or []
+        ):
             if law_id:
-                catalogue[law_id] = Law(law_id, version, pending, language or "")
+                catalogue[law_id] = Law(
+                    law_id,
+                    version,
+                    pending,
+                    language or "",
+                    not_before or "",
+                    valid_to or "",
+                    bool(disapplies),
+                )
     return catalogue
 
 
-def published_law_versions(graph: GraphStore) -> dict[str, str]:
-    """law id -> published version, read fresh (never cached: publishing flips it)."""
-    return {law.id: law.version for law in read_catalogue(graph).values() if law.version}
+def as_of_day(value: str | date | None) -> str:
+    """An `as_of` value as an ISO day: today when None or ""; a clear error otherwise."""
+    if value is None or value == "":
+        return date.today().isoformat()
+    if isinstance(value, date):
+        return value.isoformat()
+    try:
+        return date.fromisoformat(str(value).strip()).isoformat()
+    except ValueError:
+        raise InvalidQuery(
+            "as_of", f"must be a date as YYYY-MM-DD, got {str(value)[:40]!r}"
+        ) from None
+
+
+def in_force(catalogue: Mapping[str, Law], day: str) -> dict[str, Law]:
+    """The published laws in force on `day` (ISO date)."""
+    return {law_id: law for law_id, law in catalogue.items() if law.in_force_on(day)}
+
+
+def published_law_versions(graph: GraphStore, as_of: str | None = None) -> dict[str, str]:
+    """law id -> published version, read fresh (never cached: publishing flips it); with
+    `as_of`, of the laws in force on that day only."""
+    catalogue = read_catalogue(graph)
+    if as_of:
+        catalogue = in_force(catalogue, as_of)
+    return {law.id: law.version for law in catalogue.values() if law.version}
 
 
 def caller_scope(catalogue: Mapping[str, Law], laws: Sequence[str] | None) -> list[str] | None:

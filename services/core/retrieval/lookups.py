@@ -1,24 +1,35 @@
 """The law lookups behind the law endpoints and MCP tools (not search): a section's text,
-its related sections, its penalties, a law's summary, the published laws. Deterministic,
-published versions only.
+its related sections, its penalties, its history, a law's summary, the published laws.
+Deterministic, published versions only.
+
+`as_of` (an ISO day, default today): the section itself is read whether or not its law is
+in force that day (`in_force` says), and what it links to (related sections, penalties,
+regulations issued under it, decrees that keep it from applying) only from the laws in
+force that day, a restriction inside each query.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from ingest.ids import node_key
 from services.core.analysis import normalise_section_number
 from services.core.errors import InvalidQuery, NotFound
 from services.core.ports import GraphStore
+from services.core.retrieval.applicability import read_applicability
 from services.core.retrieval.assemble import kind_of, render_path
-from services.core.retrieval.laws import published_law_versions
+from services.core.retrieval.laws import as_of_day, in_force, published_law_versions, read_catalogue
 from services.core.retrieval.models import Step
 
 _MAX_SECTION_CHARS = 40
-_PUBLIC_LAW_PROPS = ("title", "short_name", "language", "jurisdiction", "status", "year", "source")
+_PUBLIC_LAW_PROPS = (
+    "title", "short_name", "kind", "language", "jurisdiction", "status", "year", "source",
+    "valid_from", "valid_to", "not_before", "commencement",
+)  # fmt: skip
+_PERIOD = ("valid_from", "valid_to", "not_before", "commencement")
 _HIDDEN_PROPS = frozenset({"uid", "law_version"})
 
 
@@ -68,11 +79,52 @@ def law_summary(graph: GraphStore, law: str, *, most_cited: int = 10) -> dict[st
     }
 
 
-def section_text(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
-    versions = published_law_versions(graph)
+@dataclass(frozen=True)
+class _Day:
+    """One lookup's view of the catalogue on its day."""
+
+    day: str
+    published: list[str]  # "law@version" of every published law
+    in_force: list[str]  # of those in force on `day`
+    in_force_laws: list[str]
+    law_in_force: bool  # the looked-up law
+    disapplying: bool  # some law in force keeps provisions of a law from applying
+
+    def applicability(self, graph: GraphStore, keys: list[str]) -> dict[str, list[dict[str, Any]]]:
+        """The disapplications in force on the day reaching `keys` (no read when no law in
+        force says it disapplies anything)."""
+        return read_applicability(graph, keys, self.in_force) if self.disapplying else {}
+
+    def around(self, law: str, versions: Mapping[str, str]) -> list[str]:
+        """The versions in force, and the looked-up law's own even when it is not."""
+        return sorted({*self.in_force, f"{law}@{versions[law]}"})
+
+
+def _day(graph: GraphStore, law: str, as_of: str | None) -> tuple[_Day, dict[str, str]]:
+    catalogue = read_catalogue(graph)
+    versions = {x.id: x.version for x in catalogue.values() if x.version}
     _require_law(versions, law)
+    day = as_of_day(as_of)
+    live = in_force(catalogue, day)
+    return (
+        _Day(
+            day,
+            _published_list(versions),
+            sorted(x.law_version for x in live.values()),
+            sorted(live),
+            law in live,
+            any(x.disapplies for x in live.values()),
+        ),
+        versions,
+    )
+
+
+def section_text(
+    graph: GraphStore, law: str, section: str, as_of: str | None = None
+) -> dict[str, Any]:
+    on, versions = _day(graph, law, as_of)
     key = section_key_for(law, section)
-    rows = graph.run_read("section_text", key=key, published=_published_list(versions))
+    rows = graph.run_read("section_text", key=key, published=on.published)
     if not rows:
         raise NotFound(f"no section {section!r} in law {law!r}")
     node = _public(rows[0].get("node"))
@@ -96,15 +148,26 @@ def section_text(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
             if division
             else None
         ),
+        "as_of": on.day,
+        "in_force": on.law_in_force,
+        "applicability": on.applicability(graph, [key]).get(key, []),
     }
 
 
-def related_sections(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
-    """In- and out-edges of a section, grouped by relationship type."""
-    versions = published_law_versions(graph)
-    _require_law(versions, law)
+def related_sections(
+    graph: GraphStore, law: str, section: str, as_of: str | None = None
+) -> dict[str, Any]:
+    """In- and out-edges of a section, grouped by relationship type, to the laws in force
+    on `as_of`; the regulations issued under it (incoming ISSUED_UNDER, with their dates)
+    also under `issued_under`."""
+    on, versions = _day(graph, law, as_of)
     key = section_key_for(law, section)
-    rows = graph.run_read("section_related", key=key, published=_published_list(versions))
+    rows = graph.run_read(
+        "section_related",
+        key=key,
+        published=on.around(law, versions),
+        in_force_laws=on.in_force_laws,
+    )
     if not rows:
         raise NotFound(f"no section {section!r} in law {law!r}")
     outgoing: dict[str, list[dict[str, Any]]] = defaultdict(list)
@@ -118,17 +181,28 @@ def related_sections(graph: GraphStore, law: str, section: str) -> dict[str, Any
             "label": row.get("label"),
             "law": row.get("law"),
         } | {k: v for k, v in (row.get("props") or {}).items() if v not in (None, [], "")}
+        link |= {k: v for k, v in (row.get("law_props") or {}).items() if v is not None}
         (outgoing if row.get("outgoing") else incoming)[str(row["type"])].append(link)
-    return {"key": key, "law": law, "outgoing": dict(outgoing), "incoming": dict(incoming)}
+    return {
+        "key": key,
+        "law": law,
+        "as_of": on.day,
+        "outgoing": dict(outgoing),
+        "incoming": dict(incoming),
+        "issued_under": incoming.get("ISSUED_UNDER", []),
+        "applicability": on.applicability(graph, [key]).get(key, []),
+    }
 
 
-def section_penalties(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
-    """Penalty sections (and their Penalty nodes) reachable from the violated section
-    within 3 hops, each with the path that links them."""
-    versions = published_law_versions(graph)
-    _require_law(versions, law)
+def section_penalties(
+    graph: GraphStore, law: str, section: str, as_of: str | None = None
+) -> dict[str, Any]:
+    """Penalty sections (and their Penalty nodes) of the laws in force on `as_of` reachable
+    from the violated section within 3 hops, each with the path that links them and the
+    decrees in force then that keep it from applying to some."""
+    on, versions = _day(graph, law, as_of)
     key = section_key_for(law, section)
-    rows = graph.run_read("section_penalties", key=key, published=_published_list(versions))
+    rows = graph.run_read("section_penalties", key=key, published=on.around(law, versions))
     if not rows:
         raise NotFound(f"no section {section!r} in law {law!r}")
     found: dict[str, dict[str, Any]] = {}
@@ -154,7 +228,47 @@ def section_penalties(graph: GraphStore, law: str, section: str) -> dict[str, An
             entry["penalties"].append(
                 {k: v for k, v in penalty.items() if k not in ("law", "version")}
             )
-    return {"key": key, "law": law, "penalty_sections": list(found.values())}
+    applying = on.applicability(graph, list(found))
+    for entry in found.values():
+        entry["applicability"] = applying.get(entry["key"], [])
+    return {"key": key, "law": law, "as_of": on.day, "penalty_sections": list(found.values())}
+
+
+def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
+    """A section's versions with their dates, the regulations issued under it and every
+    decree that kept it from applying, with each one's period, whatever the day.
+
+    Only the published version of a law is kept so far, so `versions` holds one entry, and
+    amending acts are not yet read from the consolidated texts, so `amended_by` is empty
+    (docs/architecture.md, "Time")."""
+    catalogue = read_catalogue(graph)
+    versions = {x.id: x.version for x in catalogue.values() if x.version}
+    _require_law(versions, law)
+    key = section_key_for(law, section)
+    published = _published_list(versions)
+    rows = graph.run_read("section_history", key=key, published=published)
+    disapplying = any(x.disapplies and x.version for x in catalogue.values())
+    if not rows:
+        raise NotFound(f"no section {section!r} in law {law!r}")
+    node = _public(rows[0].get("node"))
+    law_props = rows[0].get("law") or {}
+    return {
+        "key": key,
+        "law": law,
+        "label": node.get("label"),
+        "versions": [
+            {"version": node.get("version"), "published": True, "source": law_props.get("source")}
+            | {k: law_props.get(k) for k in _PERIOD}
+        ],
+        "amended_by": [],
+        "issued_under": [
+            {k: v for k, v in item.items() if v is not None}
+            for item in rows[0].get("issued_under") or []
+        ],
+        "effects": (
+            read_applicability(graph, [key], published).get(key, []) if disapplying else []
+        ),
+    }
 
 
 def section_key_for(law: str, section: str) -> str:

@@ -61,10 +61,22 @@ class Law:
     version: str | None
     pending: str | None
     language: str = ""  # "th", "en", "ja"
+    # When it is in force (ISO dates, "" where open or unknown): ingest/instruments.py
+    not_before: str = ""
+    valid_to: str = ""
+    disapplies: bool = False  # a decree that keeps provisions of a law from applying
 
     @property
     def law_version(self) -> str:
         return f"{self.id}@{self.version}"
+
+    def in_force_on(self, day: str) -> bool:
+        """Published and in force on `day` (ISO date); an unknown start is read as the
+        earliest day the law can have started (`not_before`)."""
+        return bool(self.version) and (
+            (not self.not_before or self.not_before <= day)
+            and (not self.valid_to or day <= self.valid_to)
+        )
 
 
 @dataclass
@@ -133,6 +145,9 @@ class ContextItem:
     sources: tuple[str, ...] = ()
     # With `explain`: the score's components and the steps that set them.
     explanation: dict[str, Any] | None = None
+    # Decrees in force on the query's date that keep this section from applying to some
+    # (retrieval.applicability)
+    applicability: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -149,3 +164,4 @@ class SearchResult:
     timings_ms: dict[str, float] = field(default_factory=dict)
     # graph mode with several laws: each law's routing probability, chosen or not, and why
     laws: list[dict[str, Any]] = field(default_factory=list)
+    as_of: str = ""  # the day the laws were read as of (ISO)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
+from datetime import date
 from time import perf_counter
 
 from services.core import telemetry
@@ -27,6 +28,7 @@ from services.core.ports import Embedder, GraphStore, VectorIndex
 from services.core.retrieval.assemble import Assemble, Details
 from services.core.retrieval.context import Query, SearchContext
 from services.core.retrieval.intents import ReadIntents
+from services.core.retrieval.laws import as_of_day
 from services.core.retrieval.models import MAX_HOPS, MAX_TOP_K, MODES, SearchResult
 from services.core.retrieval.rankers.cited_first import CitedFirst
 from services.core.retrieval.rankers.companions import (
@@ -120,10 +122,12 @@ def search(
     mode: str = "graph",
     explain: bool = False,
     keywords: KeywordSource | None = None,
+    as_of: str | date | None = None,
 ) -> SearchResult:
-    """Answer a question with the sections to read, each with the path that reached it.
+    """Answer a question with the sections to read, each with the path that reached it,
+    from the laws in force on `as_of` (default today).
     `keywords`: the optional LLM keyword step (`services.core.llm.LLMKeywords`)."""
-    query = validate_query(question, settings, laws, top_k, max_hops, mode, explain)
+    query = validate_query(question, settings, laws, top_k, max_hops, mode, explain, as_of)
     ctx = SearchContext(query, graph, vectors, embedder, settings, keywords)
     pipeline_for(query.mode).run(ctx)
     analysis = ctx.analysed
@@ -149,6 +153,7 @@ def search(
         },
         timings_ms=ctx.timings,
         laws=routes_out(ctx.routes),
+        as_of=query.as_of,
     )
 
 
@@ -160,6 +165,7 @@ def validate_query(
     max_hops: int = 2,
     mode: str = "graph",
     explain: bool = False,
+    as_of: str | date | None = None,
 ) -> Query:
     question = validate_question(question, settings)
     if not 1 <= top_k <= MAX_TOP_K:
@@ -175,6 +181,7 @@ def validate_query(
         top_k=top_k,
         max_hops=max_hops,
         explain=explain,
+        as_of=as_of_day(as_of),
     )
 
 

@@ -14,15 +14,18 @@ from services.core.retrieval.vectors import VectorList
 
 
 class ReadLaws(Stage):
-    """The catalogue of published laws, the caller's scope, the laws searched."""
+    """The catalogue of published laws, the caller's scope, the laws searched: those in
+    force on the query's date. `published` is what every graph query and vector list is
+    restricted to, inside the query."""
 
     name = "read_laws"
 
     def run(self, ctx: SearchContext) -> None:
         ctx.catalogue = laws.read_catalogue(ctx.graph)
         ctx.scope = laws.caller_scope(ctx.catalogue, ctx.query.laws)
-        ctx.published = sorted(law.law_version for law in ctx.catalogue.values() if law.version)
-        ctx.visible = laws.visible_laws(ctx.catalogue, ctx.scope)
+        in_force = laws.in_force(ctx.catalogue, ctx.query.as_of)
+        ctx.published = sorted(law.law_version for law in in_force.values())
+        ctx.visible = laws.visible_laws(in_force, ctx.scope)
 
 
 class Analyse(Stage):

@@ -52,12 +52,14 @@ def flat_depth(ctx: SearchContext) -> int:
 
 
 def run_lists(ctx: SearchContext, lists: list[VectorList]) -> dict[str, list[VectorHit]]:
-    """Hits per list, of published law versions only (pending points may exist)."""
+    """Hits per list, of the law versions in `ctx.published` only: pending points may
+    exist, and a law not in force on the query's date is excluded inside the query, before
+    similarity, so that it takes no place in a list's top k."""
     catalogue = ctx.catalogue
-    published = {law.law_version for law in catalogue.values() if law.version}
-    hidden = sorted(
-        {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending} - published
-    )
+    published = set(ctx.published)
+    pending = {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending}
+    out_of_force = {law.law_version for law in catalogue.values() if law.version}
+    hidden = sorted((pending | out_of_force) - published)
     hits: dict[str, list[VectorHit]] = {}
     for vector_list in lists:
         found = ctx.vectors.hybrid_search(
