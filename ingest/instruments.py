@@ -25,7 +25,13 @@ from dataclasses import dataclass
 from datetime import date
 
 from ingest.corpus import CorpusIndex
-from ingest.ids import normalise_section_number, thai_to_arabic_digits, title_year
+from ingest.ids import (
+    SUBORDINATE_KINDS,
+    law_kind,
+    normalise_section_number,
+    thai_to_arabic_digits,
+    title_year,
+)
 from ingest.models import Law, Section
 from ingest.readers.base import make_section
 from ingest.xrefs import extract_citations, resolve_citation
@@ -47,7 +53,9 @@ _DATE = (
 _COMMENCES = re.compile(r"ให้ใช้บังคับ")
 _FROM = re.compile(r"ตั้งแต่\s*" + _DATE.format(p="f"))
 _UNTIL = re.compile(r"(?:จนถึง|ถึง)\s*" + _DATE.format(p="u"))
-_ENABLING_WORDS = re.compile(r"อาศัยอำนาจ|ให้อำนาจ|บัญญัติ(?:ว่า|ให้)?")
+# What a note says of the sections that empower it; "บัญญัติ" alone, not the tail of
+# "พระราชบัญญัติ" in the name of the law that follows the citation.
+_ENABLING_WORDS = re.compile(r"อาศัยอำนาจ|ให้อำนาจ|(?<!ราช)บัญญัติ|กำหนดให้")
 _NOT_APPLIED = re.compile(
     r"(?:มิให้นำ|ไม่ให้นำ|ได้รับการยกเว้น(?:การปฏิบัติตาม|ไม่ให้นำ)?)\s*"
     r"(?:บทบัญญัติ|พระราชบัญญัติ)?\s*(?:ใน)?\s*(?P<items>(?:(?:หมวด|มาตรา)\s*[0-9๐-๙/]+\s*(?:และ|,)?\s*)+)"
@@ -114,7 +122,12 @@ def in_force(law: Law) -> InForce:
 
 
 def enabling_sections(law: Law, corpus: CorpusIndex) -> list[str]:
-    """Keys of the sections of other laws that `law` says it is issued under."""
+    """Keys of the sections of other laws that `law`, a decree or regulation, says it is
+    issued under. An act is issued under none: its preamble's "มาตรา ๒๖ … ของรัฐธรรมนูญ…
+    บัญญัติให้กระทำได้โดยอาศัยอำนาจตามบทบัญญัติแห่งกฎหมาย" names the constitution's
+    rule on restricting rights, not a power to issue it."""
+    if law_kind(law.title) not in SUBORDINATE_KINDS:
+        return []
     targets: list[str] = []
     for index, note in enumerate(law.notes):
         probe = _probe_section(law, index, note)

@@ -16,6 +16,9 @@ Rules, from the quirks in shared/corpus/PROVENANCE.md:
   acts, whose "มาตรา ๒" or "มาตรา ๓๙" are not this law's, so they are skipped and
   counted in `Law.warnings` (keeping them would resolve their citations to the wrong
   sections).
+- A decree or regulation whose record holds only its notes (many ministerial regulations:
+  OCS gives their remarks, not their ข้อ) is kept without sections, for what its notes say
+  it is issued under; any other record without a numbered section is refused.
 - A law is ministerial-regulation style when its headings say "ข้อ" and none say "มาตรา":
   then ข้อ is the section unit ("ข้อ ๑"). In a มาตรา law a ข้อ-headed provision is an
   annexed instrument and is skipped with a warning.
@@ -34,7 +37,9 @@ from typing import Any
 
 from ingest.errors import InvalidSource
 from ingest.ids import (
+    SUBORDINATE_KINDS,
     law_id_for_title,
+    law_kind,
     normalise_section_number,
     normalise_title,
     short_name_for,
@@ -138,9 +143,14 @@ class _Reader:
             raise InvalidSource(self.path, "no provisions (metadata only)")
         law_id = law_id_for_title(title)
         self._collect(law_id, provisions)
-        if not self.sections:
+        if not self.sections and not (law_kind(title) in SUBORDINATE_KINDS and self.notes):
             raise InvalidSource(
                 self.path, "no numbered sections (only preamble, remarks or headings)"
+            )
+        if not self.sections:
+            self.warnings.append(
+                "no numbered sections: the regulation is kept for its notes, which name what "
+                "it is issued under"
             )
         return Law(
             id=law_id,

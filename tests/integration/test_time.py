@@ -7,10 +7,14 @@ and its two royal decrees (data/th-pdpa-2562/decrees/).
   asked as of 2021-06-01 comes with it, as of 2023-01-01 without it.
 - Both decrees are ISSUED_UNDER s.4; the B.E. 2566 one starts on a Gazette date the
   source does not hold, so its start is unknown (not before 2023-01-01).
+- A ministerial regulation whose OCS record holds only its remarks (as 89 of the corpus's
+  do) is kept as a law of its kind, ISSUED_UNDER the section its remarks name; this one is
+  made up for the test, in the words those remarks use.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -35,6 +39,16 @@ SOURCES = [
     REPO_ROOT / "data" / "th-pdpa-2562" / "about.md",
     REPO_ROOT / "data" / "th-pdpa-2562" / "decrees",
 ]
+REGULATION = {
+    "title_th": "กฎกระทรวงการแจ้งเหตุการละเมิดข้อมูลส่วนบุคคล (ทดสอบ) พ.ศ. 2567",
+    "provisions": [
+        {"section": "undefined", "title": "หมายเหตุ", "content": (
+            "หมายเหตุ :- เหตุผลในการประกาศใช้กฎกระทรวงฉบับนี้ คือ โดยที่มาตรา ๓๗ (๔) "
+            "แห่งพระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล พ.ศ. ๒๕๖๒ บัญญัติให้การแจ้งเหตุการละเมิด"
+            "เป็นไปตามหลักเกณฑ์ที่กำหนด จึงจำเป็นต้องออกกฎกระทรวงนี้"
+        )},
+    ],
+}  # fmt: skip
 HEALTH_DATA = "บริษัทเก็บข้อมูลสุขภาพของพนักงานโดยไม่ได้รับความยินยอม มีโทษอย่างไร"
 
 
@@ -52,10 +66,15 @@ def stack(
     vectors = EdgeVectorIndex(
         tmp_path_factory.mktemp("vectors"), dense_weight=graph_settings.hybrid_dense_weight
     )
+    regulation = tmp_path_factory.mktemp("regulation") / "regulation.json"
+    regulation.write_text(json.dumps(REGULATION, ensure_ascii=False), encoding="utf-8")
     try:
-        report = ingest_paths(SOURCES, graph=graph, vectors=vectors, embedder=OfflineEmbedder())
+        report = ingest_paths(
+            [*SOURCES, regulation], graph=graph, vectors=vectors, embedder=OfflineEmbedder()
+        )
         assert report.ok, report.errors
-        assert sorted(law.law_id for law in report.laws) == [PDPA, DECREE_2563, DECREE_2566]
+        ids = sorted(law.law_id for law in report.laws)
+        assert ids[1:] == [PDPA, DECREE_2563, DECREE_2566] and ids[0].startswith("th-mr-2567-")
         yield {"graph": graph, "vectors": vectors, "settings": graph_settings}
     finally:
         vectors.close()
@@ -85,7 +104,10 @@ def test_the_decrees_are_tied_to_the_act_and_the_check_is_clean(stack: dict[str,
         "RETURN type(r) AS type, a.key AS source, b.key AS target ORDER BY type, source, target"
     )
     issued = {(r["source"], r["target"]) for r in rows if r["type"] == "ISSUED_UNDER"}
-    assert issued == {(DECREE_2563, f"{PDPA}:s:4"), (DECREE_2566, f"{PDPA}:s:4")}
+    assert {(s, t) for s, t in issued if not s.startswith("th-mr-")} == {
+        (DECREE_2563, f"{PDPA}:s:4"), (DECREE_2566, f"{PDPA}:s:4")
+    }  # fmt: skip
+    assert {t for s, t in issued if s.startswith("th-mr-")} == {f"{PDPA}:s:37"}
     disapplied = {r["target"] for r in rows if r["source"] == f"{DECREE_2563}:s:3"}
     assert disapplied == {f"{PDPA}:ch:{n}" for n in (2, 3, 5, 6, 7)} | {f"{PDPA}:s:95"}
     assert check(graph).ok
@@ -164,3 +186,14 @@ def test_the_browser_history_query_shows_the_decrees_of_a_section(stack: dict[st
         (f"{DECREE_2563}:s:3", f"{PDPA}:ch:7")
     }
     assert {row["to"] for row in s84} == {"2022-05-31"}
+
+
+def test_a_regulation_known_by_its_remarks_alone_is_listed_under_its_section(
+    stack: dict[str, Any],
+) -> None:
+    related = lookups.related_sections(stack["graph"], PDPA, "37", "2025-01-01")
+    [regulation] = related["issued_under"]
+    assert regulation["kind"] == "ministerial_regulation"
+    assert regulation["key"].startswith("th-mr-2567-")
+    assert regulation.get("valid_from") is None and regulation["not_before"] == "2024-01-01"
+    assert lookups.related_sections(stack["graph"], PDPA, "37", "2023-01-01")["issued_under"] == []

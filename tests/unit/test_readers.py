@@ -295,7 +295,7 @@ def test_ocs_record_without_sections_is_rejected(tmp_path: Path) -> None:
     path.write_text(
         json.dumps(
             {
-                "title_th": "กฎกระทรวงทดสอบ พ.ศ. 2567",
+                "title_th": "พระราชบัญญัติทดสอบ พ.ศ. 2567",
                 "provisions": [{"section": "undefined", "title": "หมายเหตุ", "content": "หมายเหตุ"}],
             },
             ensure_ascii=False,
@@ -303,6 +303,24 @@ def test_ocs_record_without_sections_is_rejected(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     assert "no numbered sections" in problem_of(path)
+
+
+def test_a_regulation_known_by_its_remarks_alone_is_kept_for_them(tmp_path: Path) -> None:
+    remark = "หมายเหตุ :- โดยที่มาตรา ๕ แห่งพระราชบัญญัติทดสอบ พ.ศ. ๒๕๖๐ บัญญัติให้…"
+    path = tmp_path / "regulation.json"
+    path.write_text(
+        json.dumps(
+            {
+                "title_th": "กฎกระทรวงทดสอบ พ.ศ. 2567",
+                "provisions": [{"section": "undefined", "title": "หมายเหตุ", "content": remark}],
+            },
+            ensure_ascii=False,
+        ),
+        encoding="utf-8",
+    )
+    law = read_one(path)
+    assert law.sections == [] and law.notes == (remark,)
+    assert any("kept for its notes" in w for w in law.warnings)
 
 
 def test_jsonl_rejects_bad_lines_and_reads_the_rest(tmp_path: Path) -> None:
