@@ -1,9 +1,8 @@
-"""What kind of instrument a law is, when it is in force, what it was issued under, and
-which provisions of another law it keeps from applying.
+"""When a law is in force, what a decree or regulation was issued under, and which
+provisions of another law it keeps from applying. (Its kind, from the title: royal decree,
+ministerial regulation, ..., is `ingest.ids.law_kind`, which its id depends on.)
 
 Read by rule from the law's own text, in every Thai drafting style the corpus holds:
-- the kind, from the title: พระราชบัญญัติ (act), พระราชกฤษฎีกา (royal decree), กฎกระทรวง
-  (ministerial regulation), ประกาศ (announcement), ระเบียบ (rule), ...;
 - the period in force, from the commencement section ("ให้ใช้บังคับตั้งแต่วันที่ ๒๗
   พฤษภาคม พ.ศ. ๒๕๖๓ จนถึงวันที่ ๓๑ พฤษภาคม พ.ศ. ๒๕๖๕"). A start tied to the Gazette
   ("ตั้งแต่วันถัดจากวันประกาศในราชกิจจานุเบกษา") is unknown, since no source holds the
@@ -74,12 +73,6 @@ class InForce:
     not_before: str = ""  # valid_from, else the earliest day it can be in force
     commencement: str = ""  # the commencement sentence as printed
 
-    def covers(self, day: date) -> bool:
-        iso = day.isoformat()
-        return (not self.not_before or self.not_before <= iso) and (
-            not self.valid_to or iso <= self.valid_to
-        )
-
 
 @dataclass(frozen=True)
 class Disapplication:
@@ -89,7 +82,6 @@ class Disapplication:
     law_id: str  # the law whose provisions stop applying
     targets: tuple[str, ...]  # chapter and section keys of that law
     scope: str  # to whom, as printed
-    text: str  # the sentence
 
 
 def thai_date(day: str, month: str, year_be: str) -> str:
@@ -160,11 +152,7 @@ def disapplications(law: Law, corpus: CorpusIndex) -> list[Disapplication]:
                 continue
             after = _SCOPE_AFTER.search(text, match.end())
             scope = after["scope"] if after else text[: match.start()]
-            found.append(
-                Disapplication(
-                    section.key, law_id, targets, _sentence(scope)[:300], _sentence(text)[:500]
-                )
-            )
+            found.append(Disapplication(section.key, law_id, targets, scope.strip(" ,")[:300]))
     return found
 
 
@@ -209,7 +197,3 @@ def _target_key(corpus: CorpusIndex, law_id: str, unit: str, number: str) -> str
         return corpus.section_key(law_id, number)
     key = f"{law_id}:ch:{number}"
     return key if key in corpus.division_keys.get(law_id, ()) else None
-
-
-def _sentence(text: str) -> str:
-    return text.strip(" ,")

@@ -4,8 +4,6 @@ bundled decrees."""
 
 from __future__ import annotations
 
-from datetime import date
-
 import pytest
 
 from ingest.corpus import CorpusIndex
@@ -94,7 +92,6 @@ def test_a_period_with_dates_is_read_and_a_gazette_start_stays_unknown() -> None
     assert (period.valid_from, period.valid_to, period.not_before) == (
         "2020-05-27", "2022-05-31", "2020-05-27"
     )  # fmt: skip
-    assert period.covers(date(2021, 6, 1)) and not period.covers(date(2022, 6, 1))
     gazette = _law(
         "พระราชกฤษฎีกาทดสอบ พ.ศ. 2566",
         ["ชื่อ", "พระราชกฤษฎีกานี้ให้ใช้บังคับเมื่อพ้นกำหนดหนึ่งร้อยห้าสิบวันนับแต่วันประกาศในราชกิจจานุเบกษาเป็นต้นไป"],
