@@ -118,3 +118,44 @@ def test_check_reports_a_lost_citation(
     lost = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO,
                           check=False)
     assert lost.returncode == 1 and "DIFFERS" in lost.stdout and "missing: " in lost.stdout
+
+
+def test_decrees_tie_to_the_act_whichever_arrives_first(graph_store: BoltGraphStore) -> None:
+    """ISSUED_UNDER (from a decree's Law node) and DISAPPLIES (to the Act's chapters) are
+    cross-law relationships like citations: a decree loaded before the Act gets them when
+    the Act arrives, and a new version of the Act keeps them."""
+    pdpa = REPO / "data" / "th-pdpa-2562" / "about.md"
+    decrees = REPO / "data" / "th-pdpa-2562" / "decrees"
+
+    def ties() -> set[tuple[str, str, str]]:
+        rows = graph_store.run_cypher(
+            "MATCH (a)-[r:ISSUED_UNDER|DISAPPLIES]->(b) RETURN type(r) AS t, a.key AS a, "
+            "b.key AS b, b.version AS v"
+        )
+        versions = {r["v"] for r in rows}
+        assert len(versions) == 1, versions  # one version of the Act, the published one
+        return {(r["t"], r["a"], r["b"]) for r in rows}
+
+    graph_store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    assert ingest_paths([pdpa, decrees], graph=graph_store).ok
+    together = ties()
+    assert len(together) == 2 + 6 + 14  # s.4 twice; the 2563 s.3: 6; the 2566 ss.6-12: 2 each
+    graph_store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    assert ingest_paths([decrees], graph=graph_store).ok
+    assert ingest_paths([pdpa], graph=graph_store).ok
+    assert ties() == together
+    assert check(graph_store).ok
+
+    # s.1 with one word more: a new version of the Act
+    changed = pdpa.read_text(encoding="utf-8").replace("พระราชบัญญัตินี้เรียกว่า", "พระราชบัญญัตินี้ให้เรียกว่า", 1)
+    assert changed != pdpa.read_text(encoding="utf-8")
+    new_version = REPO / "var" / "test-pdpa-new-version" / "about.md"
+    new_version.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        new_version.write_text(changed, encoding="utf-8")
+        report = ingest_paths([new_version], graph=graph_store)
+        assert [law.status for law in report.laws] == ["succeeded"], report.laws
+        assert ties() == together
+        assert check(graph_store).ok
+    finally:
+        new_version.unlink(missing_ok=True)
