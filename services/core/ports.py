@@ -67,7 +67,8 @@ class VectorHit:
 
 
 class VectorIndex(Protocol):
-    """Two collections ("chunks", "profiles"), each with a named dense and sparse vector."""
+    """Three collections ("chunks", "profiles" of statutes, "passages" of a firm's
+    documents), each with a named dense and sparse vector."""
 
     def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None: ...
 
@@ -94,11 +95,21 @@ class VectorIndex(Protocol):
         mode: str = "hybrid",  # "hybrid" (RRF) | "dense" | "sparse"
         law_versions: Sequence[str] | None = None,  # keep only these "law@version"
         exclude_law_versions: Sequence[str] | None = None,  # e.g. unpublished versions
+        # payload field -> allowed values, inside every prefetch (a caller's access scope)
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]: ...
 
     def count(
         self, collection: str, law_id: str | None = None, *, version: str | None = None
     ) -> int: ...
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        """Points whose payload matches `where` (field -> allowed values)."""
+        ...
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        """Delete the points whose payload matches `where` (a non-empty filter)."""
+        ...
 
     def optimize(self) -> None:
         """Build the search indexes of what was written (blocking); a no-op where the store
