@@ -36,10 +36,12 @@ FORMATS = {
     ".pdf": "pdf",
 }
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(?P<title>.+?)\s*#*\s*$")
-# "4.2 Health data", "4. Scope", "Article 3 - Purpose", "ข้อ 5 การเก็บข้อมูล"
+# "4.2 Health data", "4. Scope", "Clause 3 - Purpose", "ข้อ 5 การเก็บข้อมูล". Not "Section
+# 26 of the PDPA says …" (a sentence about a statute) and not a sentence ending in a full
+# stop ("26 employees were affected.").
 _NUMBERED_HEADING = re.compile(
-    r"^(?:(?:Article|Section|Clause|Part|ข้อ|หมวด)\s+)?(?P<num>[0-9๐-๙]{1,3}(?:\.[0-9๐-๙]{1,3}){0,3})\.?"
-    r"(?:\s+|\s*[-–:]\s*)(?P<rest>\S.{0,100})$"
+    r"^(?:(?:Clause|Part|ข้อ|หมวด)\s+)?(?P<num>[0-9๐-๙]{1,3}(?:\.[0-9๐-๙]{1,3}){0,3})\.?"
+    r"(?:\s+|\s*[-–:]\s*)(?P<rest>\S.{0,100}?)(?<![.;,])$"
 )
 _LEADING_NUMBER = re.compile(
     r"^(?:(?:Article|Section|Clause|Part|ข้อ|หมวด)\s+)?([0-9๐-๙]{1,3}(?:\.[0-9๐-๙]{1,3}){0,3})\b"
@@ -337,7 +339,15 @@ def _named_law(name: str, law_names: Mapping[str, Sequence[str]]) -> str | None:
     for law, names in law_names.items():
         if any(normalise_law_name(_YEAR.sub("", n)) == bare for n in names):
             return law
-    return None
+    # A name read up to the next space carries what follows it ("…ส่วนบุคคล;", "…Act),"):
+    # the longest known name it starts with.
+    best: tuple[int, str | None] = (0, None)
+    for law, names in law_names.items():
+        for variant in _name_variants(names):
+            known = normalise_law_name(variant)
+            if len(known) > best[0] and wanted.startswith(known):
+                best = (len(known), law)
+    return best[1]
 
 
 def _law_near(mentions: list[tuple[int, int, str]], span: tuple[int, int]) -> str | None:

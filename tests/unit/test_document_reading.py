@@ -42,6 +42,13 @@ def test_every_format_gives_passages_by_heading():
     assert pdf.passages[1].text == "2.1 Health data\nConsent."
 
 
+def test_sentences_about_statutes_or_counts_are_no_headings():
+    text = b"Intro\nArticle 28 under section 28 PDPA.\n26 employees were affected.\n3.1 Scope\nx"
+    parsed = read_document(text, "memo.txt")
+    assert _labels(parsed) == ["preamble", "3.1"]
+    assert "26 employees were affected." in parsed.passages[0].text
+
+
 def test_a_long_section_is_cut_at_paragraph_ends():
     text = "## 3 Retention\n\n" + "\n\n".join(f"Paragraph {i} " + "word " * 60 for i in range(6))
     parsed = read_document(text.encode(), "r.md", max_chars=700)
@@ -74,6 +81,8 @@ def test_citations_take_the_law_named_with_after_or_before_them():
     ]
     thai = read_citations("ตามมาตรา ๒๖ แห่งพระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล และมาตรา ๘๔", NAMES)
     assert [c.key for c in thai] == ["th-pdpa-2562:s:26", "th-pdpa-2562:s:84"]
+    punctuated = read_citations("(มาตรา ๒๖ แห่งพระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล; s.84 PDPA)", NAMES)
+    assert [c.key for c in punctuated] == ["th-pdpa-2562:s:26", "th-pdpa-2562:s:84"]
     english = read_citations("sections 26 and 84 of the Personal Data Protection Act", NAMES)
     assert [c.key for c in english] == [None, None]  # not a name the laws go by
     before = read_citations("Under the GDPR, Article 9 governs this.", NAMES)
