@@ -268,8 +268,11 @@ def _passages(blocks: list[Block], max_chars: int) -> list[PassageText]:
         else:
             sections[-1][1].extend(_cut(text, max_chars))
     passages: list[PassageText] = []
+    only = [s for s in sections if s[0] or s[1]]
     for heading, paragraphs in sections:
-        if not paragraphs and not heading:
+        # A heading with nothing under it (a document's title above its first section)
+        # says nothing a passage could answer with, unless it is all the document has.
+        if not paragraphs and (not heading or len(only) > 1):
             continue
         chunks = _pack(paragraphs or [heading], max_chars)
         base = _label(heading) if heading else "preamble"

@@ -27,7 +27,13 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
-from ingest.documents import PassageText, named_laws, read_citations, read_document
+from ingest.documents import (
+    ParsedDocument,
+    PassageText,
+    named_laws,
+    read_citations,
+    read_document,
+)
 from ingest.errors import InvalidSource
 from services.core.access import Principal
 from services.core.errors import Forbidden, InvalidQuery, NotFound
@@ -297,7 +303,7 @@ def _owner(graph: GraphStore, key: str) -> dict[str, Any] | None:
     return rows[0] if rows else None
 
 
-def _parse(upload: Upload, max_chars: int, max_passages: int) -> Any:
+def _parse(upload: Upload, max_chars: int, max_passages: int) -> ParsedDocument:
     try:
         parsed = read_document(upload.data, upload.filename, max_chars=max_chars)
     except InvalidSource as e:
@@ -322,7 +328,7 @@ def _law_names(graph: GraphStore) -> dict[str, list[str]]:
 
 
 def _passage_rows(
-    key: str, parsed: Any, graph: GraphStore, published: list[str]
+    key: str, parsed: ParsedDocument, graph: GraphStore, published: list[str]
 ) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     """The passages as `document_store` rows, with the published sections each cites, and
     the citations that point at none."""
@@ -340,7 +346,7 @@ def _passage_rows(
     for passage in parsed.passages:
         cites: dict[str, str] = {}
         for citation in cited[passage.order]:
-            if citation.key in known:
+            if citation.key is not None and citation.key in known:
                 cites.setdefault(citation.key, citation.text)
             else:
                 unresolved.append(

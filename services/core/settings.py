@@ -199,7 +199,9 @@ class PrincipalSpec(BaseModel):
 
     tenant: str = Field(min_length=1, max_length=100, pattern=r"^[^\u0000-\u001f@]+$")
     groups: list[str] = Field(default_factory=list)
-    roles: list[Literal["reader", "editor", "admin"]] = Field(default_factory=lambda: ["reader"])
+    roles: list[Literal["reader", "editor", "admin"]] = Field(
+        default_factory=lambda: ["reader"]  # type: ignore[arg-type]
+    )
 
     @field_validator("groups")
     @classmethod
