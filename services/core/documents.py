@@ -36,8 +36,15 @@ from ingest.documents import (
 )
 from ingest.errors import InvalidSource
 from services.core.access import Principal
-from services.core.errors import Forbidden, InvalidQuery, NotFound
-from services.core.ports import Embedder, GraphStore, VectorIndex, VectorPoint
+from services.core.errors import ConfigurationError, Forbidden, InvalidQuery, NotFound
+from services.core.ports import (
+    Embedder,
+    GraphStore,
+    ScopedVectorIndex,
+    VectorIndex,
+    VectorPoint,
+    scoped_vectors,
+)
 from services.core.retrieval.laws import published_law_versions
 
 logger = logging.getLogger(__name__)
@@ -62,8 +69,20 @@ class Upload:
 @dataclass(frozen=True)
 class Stores:
     graph: GraphStore
-    vectors: VectorIndex
+    vectors: ScopedVectorIndex
     embedder: Embedder
+
+    @classmethod
+    def of(cls, graph: GraphStore, vectors: VectorIndex, embedder: Embedder) -> Stores:
+        """The stores for documents; a vector index that cannot filter by payload (the
+        workers' remote one) is refused rather than searched without the caller's scope."""
+        scoped = scoped_vectors(vectors)
+        if scoped is None:
+            raise ConfigurationError(
+                f"{type(vectors).__name__} cannot filter by payload: documents need the "
+                "vector index this process owns (qdrant-edge or a Qdrant server)"
+            )
+        return cls(graph, scoped, embedder)
 
 
 def store_document(

@@ -37,7 +37,15 @@ from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from services.core.errors import VectorsUnavailable
-from services.core.ports import Embedding, VectorHit, VectorIndex, VectorPoint, point_id
+from services.core.ports import (
+    Embedding,
+    ScopedVectorIndex,
+    VectorHit,
+    VectorIndex,
+    VectorPoint,
+    point_id,
+    scoped_vectors,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -751,6 +759,13 @@ def _client_filter(
 # ============================================================================ reopening
 
 
+def _scoped(index: VectorIndex) -> ScopedVectorIndex:
+    scoped = scoped_vectors(index)
+    if scoped is None:
+        raise TypeError(f"{type(index).__name__} cannot filter by payload")
+    return scoped
+
+
 class ReopeningVectorIndex:
     """A vector index that opens itself when first used and again after a fault.
 
@@ -818,7 +833,7 @@ class ReopeningVectorIndex:
                 law_versions=law_versions,
                 exclude_law_versions=exclude_law_versions,
                 **({"where": where} if where else {}),
-            )
+            )  # an index that cannot filter is refused by `documents.Stores.of`
 
     def count(
         self, collection: str, law_id: str | None = None, *, version: str | None = None
@@ -828,11 +843,11 @@ class ReopeningVectorIndex:
 
     def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
         with self._use() as index:
-            return index.count_where(collection, where)
+            return _scoped(index).count_where(collection, where)
 
     def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
         with self._use() as index:
-            index.delete_where(collection, where)
+            _scoped(index).delete_where(collection, where)
 
     def optimize(self) -> None:
         with self._use() as index:

@@ -396,3 +396,28 @@ def test_leak_probe_nothing_outside_scope_nothing_missing(stack: Stack) -> None:
         owner = "a-admin" if d.tenant == "firm-a" else "b-admin"
         assert stack.client.delete(f"{stack.url}/v1/documents/{d.id}",
                                    headers=_headers(owner)).status_code == 200  # fmt: skip
+
+
+def test_citations_follow_the_law_to_its_next_version(
+    stack: Stack, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Re-ingesting a changed PDPA publishes a new version and removes the old one's
+    nodes; the policy's CITES edges move to the new sections instead of vanishing."""
+    r = stack.upload("a-admin", "policy.md", POLICY.encode(), title="Health-data policy")
+    assert r.status_code == 201, r.text
+    doc = r.json()["id"]
+    try:
+        old = stack.get("a-admin", "/v1/laws").json()["laws"]
+        changed = tmp_path_factory.mktemp("pdpa-v2") / "about.md"
+        text = PDPA.read_text(encoding="utf-8").replace("ข้อมูลสุขภาพ", "ข้อมูลด้านสุขภาพ", 1)
+        changed.write_text(text, encoding="utf-8")
+        report = ingest_paths([changed], graph=stack.graph, vectors=stack.vectors,
+                              embedder=stack.embedder)  # fmt: skip
+        assert report.ok, report.errors
+        new = stack.get("a-admin", "/v1/laws").json()["laws"]
+        assert [law["version"] for law in new] != [law["version"] for law in old]
+        assert document_counts(stack.graph, doc)["cites"] == 2
+        related = stack.get("a-plain-reader", f"/v1/laws/{LAW}/sections/84/related").json()
+        assert [d["document"] for d in related["documents"]] == [doc]
+    finally:
+        stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))

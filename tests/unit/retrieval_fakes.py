@@ -437,6 +437,19 @@ class FakeVectorIndex:
             raise VectorsUnavailable("fake vectors are down")
         return len(self.points[collection])
 
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        return sum(
+            all(_matches(p.payload.get(f), allowed) for f, allowed in where.items())
+            for p in self.points[collection]
+        )
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        self.points[collection] = [
+            p
+            for p in self.points[collection]
+            if not all(_matches(p.payload.get(f), allowed) for f, allowed in where.items())
+        ]
+
     def optimize(self) -> None:
         pass
 

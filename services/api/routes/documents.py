@@ -142,4 +142,4 @@ async def _store(
 
 
 def _stores(clients: ClientsDep) -> documents.Stores:
-    return documents.Stores(clients.graph, clients.vectors, clients.embedder)
+    return documents.Stores.of(clients.graph, clients.vectors, clients.embedder)

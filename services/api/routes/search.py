@@ -56,7 +56,7 @@ async def search(
             result.query,
             [(s.key, s.label) for s in result.sections],
             access=access,
-            stores=documents.Stores(clients.graph, clients.vectors, clients.embedder),
+            stores=documents.Stores.of(clients.graph, clients.vectors, clients.embedder),
             limit=body.top_k,
         )
         return asdict(result) | {"passages": passages}
