@@ -20,6 +20,8 @@ settings (`LEXGRAPH_API_PRINCIPALS`), as in production.
 from __future__ import annotations
 
 import hashlib
+import json
+import logging
 import random
 import threading
 import time
@@ -419,5 +421,39 @@ def test_citations_follow_the_law_to_its_next_version(
         assert document_counts(stack.graph, doc)["cites"] == 2
         related = stack.get("a-plain-reader", f"/v1/laws/{LAW}/sections/84/related").json()
         assert [d["document"] for d in related["documents"]] == [doc]
+    finally:
+        stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
+
+
+def _audit_count(stack: Stack, tenant: str, action: str) -> float:
+    text = stack.client.get(f"{stack.url}/metrics").text
+    wanted = f'lexgraph_audit_events_total{{action="{action}",tenant="{tenant}"}} '
+    lines = [line for line in text.splitlines() if line.startswith(wanted)]
+    return float(lines[0].split()[-1]) if lines else 0.0
+
+
+def test_searches_and_reads_are_audited_with_principal_tenant_and_ids(
+    stack: Stack, caplog: pytest.LogCaptureFixture
+) -> None:
+    r = stack.upload("a-admin", "policy.md", POLICY.encode(), title="Health-data policy")
+    assert r.status_code == 201, r.text
+    doc = r.json()["id"]
+    try:
+        searches = _audit_count(stack, "firm-a", "search")
+        reads = _audit_count(stack, "firm-a", "document.read")
+        with caplog.at_level(logging.INFO, logger="lexgraph.audit"):
+            body = stack.search("a-plain-reader", HEALTH_QUESTION)
+            assert stack.get("a-plain-reader", f"/v1/documents/{doc}").status_code == 200
+        events = [json.loads(r.getMessage()) for r in caplog.records if r.name == "lexgraph.audit"]
+        principal = "key:" + hashlib.sha256(_key("a-plain-reader").encode()).hexdigest()[:16]
+        search = next(e for e in events if e["action"] == "search")
+        assert search["principal"] == principal and search["tenant"] == "firm-a"
+        assert search["ids"] == [p["key"] for p in body["passages"]] + [
+            s["key"] for s in body["sections"]
+        ]
+        read = next(e for e in events if e["action"] == "document.read")
+        assert read["ids"] == [doc] and read["principal"] == principal
+        assert _audit_count(stack, "firm-a", "search") == searches + 1
+        assert _audit_count(stack, "firm-a", "document.read") == reads + 1
     finally:
         stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
