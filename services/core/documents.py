@@ -116,16 +116,45 @@ def store_document(
         "sha256": sha256, "filename": upload.filename[:200], "format": parsed.format,
         "created_by": access.id,
     }  # fmt: skip
-    stores.graph.run_write("document_store", document=document, passages=rows, published=published)
-    stores.vectors.ensure_collections(
-        stores.embedder.dense_size, sparse_idf=stores.embedder.sparse_idf
-    )
-    stores.vectors.delete_where(COLLECTION, {"document": [key]})
-    stores.vectors.upsert(COLLECTION, points)
+    _write(stores, key, document, rows, points, published, existing)
     logger.info("stored document %s (%d passages) for %s", key, len(rows), access.tenant)
     return get_document(key, access=access, graph=stores.graph) | {
         "created": existing is None, "changed": True, "unresolved": unresolved
     }  # fmt: skip
+
+
+def _write(
+    stores: Stores,
+    key: str,
+    document: dict[str, Any],
+    rows: list[dict[str, Any]],
+    points: list[VectorPoint],
+    published: list[str],
+    existing: Mapping[str, Any] | None,
+) -> None:
+    """New points first (their ids carry the new content's version, beside the old ones),
+    then the graph in one transaction, then the old version's points. A graph that fails
+    leaves the document as it was: its new points are taken out again. Until the old
+    points go, a search may see both versions' points; the graph read that follows every
+    vector search names each passage once."""
+    version = document["sha256"][:16]
+    old = str(existing["sha256"])[:16] if existing and existing.get("sha256") else None
+    stores.vectors.ensure_collections(
+        stores.embedder.dense_size, sparse_idf=stores.embedder.sparse_idf
+    )
+    stores.vectors.upsert(COLLECTION, points)
+    try:
+        stores.graph.run_write(
+            "document_store", document=document, passages=rows, published=published
+        )
+    except Exception:
+        if old != version:
+            stores.vectors.delete_where(COLLECTION, {"document": [key], "version": [version]})
+        raise
+    if old is not None and old != version:
+        stores.vectors.delete_where(COLLECTION, {"document": [key], "version": [old]})
+    # The same bytes with other metadata (a replace that changes scopes) keep their point
+    # ids: the upsert above rewrote their payloads in place.
 
 
 def get_document(key: str, *, access: Principal, graph: GraphStore) -> dict[str, Any]:

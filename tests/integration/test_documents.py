@@ -35,9 +35,10 @@ import uvicorn
 
 from services.api.deps import Clients
 from services.api.main import create_app
-from services.core import bootstrap
+from services.core import bootstrap, documents
 from services.core.access import Principal
 from services.core.documents import COLLECTION, document_counts
+from services.core.errors import GraphUnavailable
 from services.core.ingestion import ingest_paths
 from services.core.neo4j_local import LocalNeo4j, free_port
 from services.core.settings import Settings
@@ -455,5 +456,40 @@ def test_searches_and_reads_are_audited_with_principal_tenant_and_ids(
         assert read["ids"] == [doc] and read["principal"] == principal
         assert _audit_count(stack, "firm-a", "search") == searches + 1
         assert _audit_count(stack, "firm-a", "document.read") == reads + 1
+    finally:
+        stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
+
+
+class _GraphFailingOn:
+    """The real graph store, except that one write fails as an outage would."""
+
+    def __init__(self, graph: Any, query: str) -> None:
+        self.graph, self.query = graph, query
+
+    def run_write(self, name: str, **params: Any) -> list[dict[str, Any]]:
+        if name == self.query:
+            raise GraphUnavailable("the graph went away mid-write")
+        return self.graph.run_write(name, **params)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.graph, name)
+
+
+def test_a_replace_the_graph_refuses_leaves_the_document_as_it_was(stack: Stack) -> None:
+    r = stack.upload("a-admin", "policy.md", POLICY.encode(), title="Health-data policy")
+    assert r.status_code == 201, r.text
+    doc = r.json()["id"]
+    try:
+        before = stack.counts()
+        failing = documents.Stores(_GraphFailingOn(stack.graph, "document_store"), stack.vectors,
+                                   stack.embedder)  # fmt: skip
+        upload = documents.Upload("v2.md", b"# Other\n\n## 1 Billing\n\nInvoices monthly.",
+                                  title="Billing", date="2026-12-01")  # fmt: skip
+        with pytest.raises(GraphUnavailable):
+            documents.store_document(upload, access=_principal("a-admin"), stores=failing,
+                                     replace=doc)  # fmt: skip
+        assert stack.counts() == before
+        kept = stack.get("a-admin", f"/v1/documents/{doc}").json()
+        assert kept["title"] == "Health-data policy" and kept["passages"][0]["label"] == "4.2"
     finally:
         stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
