@@ -31,3 +31,10 @@ FOR (n:Concept) REQUIRE n.uid IS UNIQUE;
 
 CREATE CONSTRAINT law_key IF NOT EXISTS
 FOR (n:Law) REQUIRE n.key IS UNIQUE;
+
+// A firm's documents and their passages (services/core/documents.py): uid = key.
+CREATE CONSTRAINT document_uid IF NOT EXISTS
+FOR (n:Document) REQUIRE n.uid IS UNIQUE;
+
+CREATE CONSTRAINT passage_uid IF NOT EXISTS
+FOR (n:Passage) REQUIRE n.uid IS UNIQUE;

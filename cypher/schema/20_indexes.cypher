@@ -42,3 +42,7 @@ FOR (n:Penalty) ON (n.law);
 
 CREATE INDEX exemption_law IF NOT EXISTS
 FOR (n:Exemption) ON (n.law);
+
+// A re-upload of the same bytes is found by (tenant, sha256).
+CREATE INDEX document_tenant_sha IF NOT EXISTS
+FOR (n:Document) ON (n.tenant, n.sha256);

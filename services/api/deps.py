@@ -13,7 +13,8 @@ from fastapi import Depends, Request
 from starlette.concurrency import run_in_threadpool
 
 from services.api.admission import SearchAdmission
-from services.api.security import request_principal
+from services.api.security import request_access, request_principal
+from services.core.access import Principal
 from services.core.analysis import KeywordSource
 from services.core.errors import StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
@@ -70,3 +71,5 @@ def get_search_admission(request: Request) -> SearchAdmission:
 ClientsDep = Annotated[Clients, Depends(get_clients)]
 SearchAdmissionDep = Annotated[SearchAdmission, Depends(get_search_admission)]
 PrincipalDep = Annotated[str, Depends(request_principal)]
+# Who is asking (tenant, groups, roles): what document reads and writes are scoped by.
+AccessDep = Annotated[Principal, Depends(request_access)]

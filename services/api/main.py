@@ -21,7 +21,7 @@ from services.api import metrics, problems, security
 from services.api.admission import SearchAdmission
 from services.api.deps import Clients
 from services.api.limits import BodyLimitMiddleware
-from services.api.routes import health, laws, search
+from services.api.routes import documents, health, laws, search
 from services.core.errors import ConfigurationError
 from services.core.settings import Settings, get_settings
 
@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None, *, clients: Clients | None = No
     problems.install_problem_handlers(app)
     app.include_router(search.router)
     app.include_router(laws.router)
+    app.include_router(documents.router)
     app.include_router(health.router)
     _install_optional(app, settings, with_jobs=clients is None)
     return app

@@ -210,6 +210,12 @@ class SearchResponse(BaseModel):
         "with its routing probability, whether it was chosen (searched in a list of its own) "
         "and the features that gave it (where its sections ranked, whether it is named).",
     )
+    passages: list[PassageHit] = Field(
+        default_factory=list,
+        description="The caller's visible passages of its firm's documents, beside the "
+        "sections: found by the question's words or citing a section returned, each with "
+        "the path that reached it.",
+    )
 
 
 class LawOut(BaseModel):
@@ -303,6 +309,9 @@ class Related(BaseModel):
         description="Regulations in force on `as_of` issued under this section."
     )
     applicability: list[Applicability]
+    documents: list[CitingDocument] = Field(
+        default_factory=list, description="The caller's visible documents citing this section."
+    )
 
 
 class PenaltySection(BaseModel):
@@ -329,7 +338,9 @@ class Health(BaseModel):
 
 class GraphServer(BaseModel):
     backend: str
-    server: str | None = Field(None, description="what the server reports: product, version, edition")
+    server: str | None = Field(
+        None, description="what the server reports: product, version, edition"
+    )
 
 
 class Readiness(BaseModel):
@@ -434,3 +445,70 @@ class DeadLetterOut(BaseModel):
 
 class DeadLetters(BaseModel):
     dead_letters: list[DeadLetterOut]
+
+
+# --- a firm's documents (services/core/documents.py) --------------------------------------
+
+
+class CitedStatute(BaseModel):
+    key: str
+    law: str | None = None
+    label: str | None = None
+    cited_as: str | None = None
+
+
+class PassageOut(BaseModel):
+    key: str
+    order: int
+    label: str | None = None
+    heading: str | None = None
+    text: str
+    cites: list[CitedStatute] = Field(description="Published sections the passage cites.")
+
+
+class UnresolvedCitation(BaseModel):
+    passage: str
+    citation: str
+    problem: str
+
+
+class DocumentOut(BaseModel):
+    id: str
+    title: str | None = None
+    date: str | None = None
+    tenant: str | None = None
+    scopes: list[str] = Field(description='Groups that may see it; "@tenant": the whole tenant.')
+    format: str | None = None
+    filename: str | None = None
+    sha256: str | None = None
+    passages: list[PassageOut]
+    created: bool | None = None
+    changed: bool | None = None
+    unresolved: list[UnresolvedCitation] | None = None
+
+
+class DocumentDeleted(BaseModel):
+    id: str
+    deleted: bool
+    passages: int
+
+
+class PassageHit(BaseModel):
+    kind: str = Field(default="passage", description="Always passage (sections are sections).")
+    key: str
+    document: str
+    title: str | None = None
+    date: str | None = None
+    label: str | None = None
+    text: str
+    score: float
+    reached: str = Field(description="vector (the question's words) or cites (a section's)")
+    path: str = Field(description='The best path, e.g. "มาตรา ๒๖ <-[CITES]- Policy 4.2".')
+    paths: list[str]
+
+
+class CitingDocument(BaseModel):
+    document: str
+    title: str | None = None
+    date: str | None = None
+    passages: list[dict[str, Any]]

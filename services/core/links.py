@@ -13,6 +13,8 @@ is redone whenever that changes:
   relationships with the rebuilt ones (`ingest.export.cross_law_statements`: targets are
   matched in their law's published version only, so the graph never holds a citation of
   an unpublished version);
+- `relink` also moves the CITES edges of a firm's passages (services/core/documents.py)
+  to the published version of each touched law;
 - `check(graph, laws)` compares the cross-law relationships in the graph with a fresh
   resolution of the same stored laws and reports every difference.
 
@@ -175,6 +177,10 @@ def relink(graph: GraphStore, touched: Collection[str]) -> RelinkReport:
         graph.execute(cross_law_statements(built, item.version))
         report.laws.append(law_id)
         report.edges += len(_cross_links(built, owner))
+    if present:
+        # A firm's passages cite sections too (services/core/documents.py): their CITES
+        # edges follow each law to its published version.
+        graph.run_write("document_relink", laws=sorted(law.id for law in present))
     report.seconds = time.perf_counter() - started
     log.info(
         "relinked %d laws (%d cross-law relationships) for %s in %.2f s",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from ingest.export import CypherStatement
 from ingest.graph import LawGraph
@@ -106,6 +106,43 @@ class VectorIndex(Protocol):
         ...
 
     def close(self) -> None: ...
+
+
+class ScopedVectorIndex(VectorIndex, Protocol):
+    """A vector index that can filter by any payload field, inside every prefetch: what
+    a firm's documents need (the "passages" collection, services/core/documents.py).
+    The stores the API owns are; the workers' remote index is not (workers never touch
+    documents)."""
+
+    def hybrid_search(
+        self,
+        collection: str,
+        query: Embedding,
+        *,
+        limit: int,
+        laws: Sequence[str] | None = None,
+        kinds: Sequence[str] | None = None,
+        mode: str = "hybrid",
+        law_versions: Sequence[str] | None = None,
+        exclude_law_versions: Sequence[str] | None = None,
+        # payload field -> allowed values, in every prefetch (a caller's access scope)
+        where: Mapping[str, Sequence[str]] | None = None,
+    ) -> list[VectorHit]: ...
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        """Points whose payload matches `where` (field -> allowed values)."""
+        ...
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        """Delete the points whose payload matches `where` (a non-empty filter)."""
+        ...
+
+
+def scoped_vectors(index: VectorIndex) -> ScopedVectorIndex | None:
+    """`index` as a `ScopedVectorIndex` when it has the payload-filter methods, else None."""
+    if all(callable(getattr(index, name, None)) for name in ("count_where", "delete_where")):
+        return cast(ScopedVectorIndex, index)
+    return None
 
 
 class GraphStore(Protocol):

@@ -191,6 +191,27 @@ class RetrievalSettings(_Tuning):
         return value
 
 
+class PrincipalSpec(BaseModel):
+    """What one API key is (`LEXGRAPH_API_PRINCIPALS`, keyed by the key's hex SHA-256):
+    a tenant, its groups (matters, teams) and its roles (services/core/access.py)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    tenant: str = Field(min_length=1, max_length=100, pattern=r"^[^\u0000-\u001f@]+$")
+    groups: list[str] = Field(default_factory=list)
+    roles: list[Literal["reader", "editor", "admin"]] = Field(
+        default_factory=lambda: ["reader"]  # type: ignore[arg-type]
+    )
+
+    @field_validator("groups")
+    @classmethod
+    def _groups(cls, value: list[str]) -> list[str]:
+        bad = [g for g in value if not g or g.startswith("@") or len(g) > 100]
+        if bad:
+            raise ValueError(f"group names are 1-100 characters, not starting with @: {bad}")
+        return value
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(
         env_prefix="LEXGRAPH_", env_file=".env", extra="ignore", env_nested_delimiter="__"
@@ -255,6 +276,15 @@ class Settings(BaseSettings):
     api_host: str = "127.0.0.1"
     api_port: int = 8000
     api_keys_sha256: list[str] = Field(default_factory=list)  # hex sha256 of accepted keys
+    # Principals: key hash -> {tenant, groups, roles} (a JSON object). A hash only in
+    # api_keys_sha256 is an admin of default_tenant, what such a key could do before
+    # tenants existed. Development answers every caller as admin of default_tenant.
+    api_principals: dict[str, PrincipalSpec] = Field(default_factory=dict)
+    default_tenant: str = Field(default="default", min_length=1, max_length=100)
+    # A firm's documents (POST /v1/documents): passages of at most this many characters
+    # (a policy clause or two; long enough to keep a citation with what it says).
+    document_passage_chars: int = Field(default=1200, ge=200, le=20_000)
+    document_max_passages: int = Field(default=5000, ge=1)
     open_ops_endpoints: bool = True  # /healthz, /readyz, /metrics without a key
     store_timeout_s: float = 2.0
     max_upload_bytes: int = 20 * 1024 * 1024

@@ -1,10 +1,17 @@
 """Vector index adapters: an embedded qdrant-edge shard per collection, or a Qdrant server.
 
-Both implement `ports.VectorIndex` with the same layout: collections "<prefix>_chunks" and
-"<prefix>_profiles" (for qdrant-edge, one shard directory each), a named dense vector
-"dense" (cosine) and a named sparse vector "sparse" (with Qdrant's IDF modifier when the
-embedder asks for it), keyword payload indexes on law, version, law_version, kind and key,
-and point ids uuid5(NAMESPACE_URL, "lexgraph:" + key@version) (`ports.point_id`).
+Both implement `ports.VectorIndex` with the same layout: collections "<prefix>_chunks",
+"<prefix>_profiles" (statutes) and "<prefix>_passages" (a firm's documents; for
+qdrant-edge, one shard directory each), a named dense vector "dense" (cosine) and a named
+sparse vector "sparse" (with Qdrant's IDF modifier when the embedder asks for it), keyword
+payload indexes on law, version, law_version, kind and key (and tenant, scopes, document
+for passages), and point ids uuid5(NAMESPACE_URL, "lexgraph:" + key@version)
+(`ports.point_id`).
+
+`where` (payload field -> allowed values, every field must match one of its values; a
+list-valued field such as a passage's `scopes` matches when any element does) goes into
+every prefetch and the fused query alike: a caller's access scope is applied before
+fusion and before the limit, never to the results.
 
 A hybrid query is two prefetches, dense and sparse, each `prefetch_limit` deep and each
 filtered, fused with weighted reciprocal rank fusion (k = 60, the constant of Cormack et al.
@@ -24,13 +31,21 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from services.core.errors import VectorsUnavailable
-from services.core.ports import Embedding, VectorHit, VectorIndex, VectorPoint, point_id
+from services.core.ports import (
+    Embedding,
+    ScopedVectorIndex,
+    VectorHit,
+    VectorIndex,
+    VectorPoint,
+    point_id,
+    scoped_vectors,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -43,12 +58,12 @@ __all__ = [
     "ReopeningVectorIndex",
 ]
 
-COLLECTIONS = ("chunks", "profiles")
+COLLECTIONS = ("chunks", "profiles", "passages")
 DENSE = "dense"
 SPARSE = "sparse"
 RRF_K = 60
 MODES = ("hybrid", "dense", "sparse")
-PAYLOAD_INDEXES = ("law", "version", "law_version", "kind", "key")
+PAYLOAD_INDEXES = ("law", "version", "law_version", "kind", "key", "tenant", "scopes", "document")
 # Points per write call: keeps one request well under Qdrant's 32 MB body limit with
 # 1024-d BGE-M3 vectors (~12 KB a point as JSON) and amortises the call overhead.
 UPSERT_BATCH = 256
@@ -74,6 +89,10 @@ def _check_mode(mode: str) -> None:
 def _selects_nothing(*allowed: Sequence[str] | None) -> bool:
     """An empty allow-list (as opposed to None, no filter) matches no point."""
     return any(values is not None and len(values) == 0 for values in allowed)
+
+
+def _values(where: Mapping[str, Sequence[str]] | None) -> list[Sequence[str]]:
+    return list((where or {}).values())
 
 
 def _hit(key: Any, score: float, payload: dict[str, Any] | None) -> VectorHit:
@@ -222,6 +241,7 @@ class EdgeVectorIndex:
         mode: str = "hybrid",
         law_versions: Sequence[str] | None = None,
         exclude_law_versions: Sequence[str] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]:
         from qdrant_edge import Fusion, Prefetch, Query, QueryRequest
         from qdrant_edge import SparseVector as EdgeSparse
@@ -229,9 +249,13 @@ class EdgeVectorIndex:
         _check_collection(collection)
         _check_mode(mode)
         shard = self._shards.get(collection)
-        if shard is None or limit <= 0 or _selects_nothing(laws, kinds, law_versions):
+        if (
+            shard is None
+            or limit <= 0
+            or _selects_nothing(laws, kinds, law_versions, *_values(where))
+        ):
             return []
-        flt = _edge_filter(laws, kinds, law_versions, exclude_law_versions)
+        flt = _edge_filter(laws, kinds, law_versions, exclude_law_versions, where)
         dense = Query.Nearest(list(query.dense), using=DENSE)
         sparse = Query.Nearest(
             EdgeSparse(list(query.sparse.indices), list(query.sparse.values)), using=SPARSE
@@ -277,6 +301,21 @@ class EdgeVectorIndex:
             must.append(FieldCondition("version", match=MatchValue(version)))
         request = CountRequest(exact=True, filter=Filter(must=must) if must else None)
         return int(self._call("count", shard.count, request))
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        from qdrant_edge import CountRequest
+
+        _check_collection(collection)
+        shard = self._shards.get(collection)
+        if shard is None:
+            return 0
+        flt = _edge_filter(None, None, None, None, where)
+        return int(self._call("count", shard.count, CountRequest(exact=True, filter=flt)))
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        if not where:
+            raise ValueError("delete_where needs a filter")
+        self._delete(collection, _edge_filter(None, None, None, None, where))
 
     def close(self) -> None:
         with self._write_lock:
@@ -378,10 +417,13 @@ def _edge_filter(
     kinds: Sequence[str] | None,
     law_versions: Sequence[str] | None,
     exclude_law_versions: Sequence[str] | None,
+    where: Mapping[str, Sequence[str]] | None = None,
 ) -> Any:
     from qdrant_edge import FieldCondition, Filter, MatchAny
 
-    must: list[Any] = []
+    must: list[Any] = [
+        FieldCondition(name, match=MatchAny(list(values))) for name, values in (where or {}).items()
+    ]
     if laws is not None:
         must.append(FieldCondition("law", match=MatchAny(list(laws))))
     if kinds is not None:
@@ -525,14 +567,15 @@ class QdrantVectorIndex:
         mode: str = "hybrid",
         law_versions: Sequence[str] | None = None,
         exclude_law_versions: Sequence[str] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]:
         from qdrant_client import models
 
         name = self.name(collection)
         _check_mode(mode)
-        if limit <= 0 or _selects_nothing(laws, kinds, law_versions):
+        if limit <= 0 or _selects_nothing(laws, kinds, law_versions, *_values(where)):
             return []
-        flt = _client_filter(laws, kinds, law_versions, exclude_law_versions)
+        flt = _client_filter(laws, kinds, law_versions, exclude_law_versions, where)
         dense = list(query.dense)
         sparse = models.SparseVector(
             indices=list(query.sparse.indices), values=list(query.sparse.values)
@@ -596,6 +639,19 @@ class QdrantVectorIndex:
             exact=True,
         )
         return int(result.count)
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        name = self.name(collection)
+        if not self._call("collection_exists", self._client.collection_exists, name):
+            return 0
+        flt = _client_filter(None, None, None, None, where)
+        result = self._call("count", self._client.count, name, count_filter=flt, exact=True)
+        return int(result.count)
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        if not where:
+            raise ValueError("delete_where needs a filter")
+        self._delete(collection, _client_filter(None, None, None, None, where))
 
     def optimize(self) -> None:
         """A Qdrant server builds its indexes in the background: nothing to do."""
@@ -672,10 +728,14 @@ def _client_filter(
     kinds: Sequence[str] | None,
     law_versions: Sequence[str] | None,
     exclude_law_versions: Sequence[str] | None,
+    where: Mapping[str, Sequence[str]] | None = None,
 ) -> Any:
     from qdrant_client import models
 
-    must: list[models.Condition] = []
+    must: list[models.Condition] = [
+        models.FieldCondition(key=name, match=models.MatchAny(any=list(values)))
+        for name, values in (where or {}).items()
+    ]
     if laws is not None:
         must.append(models.FieldCondition(key="law", match=models.MatchAny(any=list(laws))))
     if kinds is not None:
@@ -697,6 +757,13 @@ def _client_filter(
 
 
 # ============================================================================ reopening
+
+
+def _scoped(index: VectorIndex) -> ScopedVectorIndex:
+    scoped = scoped_vectors(index)
+    if scoped is None:
+        raise TypeError(f"{type(index).__name__} cannot filter by payload")
+    return scoped
 
 
 class ReopeningVectorIndex:
@@ -753,6 +820,7 @@ class ReopeningVectorIndex:
         mode: str = "hybrid",
         law_versions: Sequence[str] | None = None,
         exclude_law_versions: Sequence[str] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]:
         with self._use() as index:
             return index.hybrid_search(
@@ -764,13 +832,22 @@ class ReopeningVectorIndex:
                 mode=mode,
                 law_versions=law_versions,
                 exclude_law_versions=exclude_law_versions,
-            )
+                **({"where": where} if where else {}),
+            )  # an index that cannot filter is refused by `documents.Stores.of`
 
     def count(
         self, collection: str, law_id: str | None = None, *, version: str | None = None
     ) -> int:
         with self._use() as index:
             return index.count(collection, law_id, version=version)
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        with self._use() as index:
+            return _scoped(index).count_where(collection, where)
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        with self._use() as index:
+            _scoped(index).delete_where(collection, where)
 
     def optimize(self) -> None:
         with self._use() as index:

@@ -323,3 +323,43 @@ def test_optimizing_keeps_the_same_answers(toy):
     optimize_vectors(toy)
     assert [h.key for h in toy.hybrid_search("chunks", query, limit=4)] == before
     assert toy.count("chunks") == 4
+
+
+def _passage(key: str, tenant: str, scopes: list[str], dense: list[float]) -> VectorPoint:
+    return VectorPoint(
+        key=key,
+        embedding=_query(dense, {20: 1.0}),
+        payload={
+            "kind": "passage",
+            "document": key.split(":p:")[0],
+            "tenant": tenant,
+            "scopes": scopes,
+            "version": "v1",
+        },  # fmt: skip
+    )
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "dense", "sparse"])
+def test_where_filters_inside_the_query_by_payload_lists(index, mode):
+    """A scope filter applies before the limit: the caller's passages are found even when
+    other tenants' passages rank above all of them; a list-valued payload (scopes)
+    matches when any element is allowed."""
+    index.ensure_collections(3, sparse_idf=True)
+    others = [_passage(f"doc-b{i}:p:0", "firm-b", ["@tenant"], [1, 0, 0]) for i in range(30)]
+    mine = [
+        _passage("doc-a1:p:0", "firm-a", ["m1", "team"], [0.5, 0.5, 0]),
+        _passage("doc-a2:p:0", "firm-a", ["m2"], [0.4, 0.6, 0]),
+        _passage("doc-a3:p:0", "firm-a", ["@tenant"], [0.3, 0.7, 0]),
+    ]
+    index.upsert("passages", others + mine)
+    query = _query([1, 0, 0], {20: 1.0})
+    where = {"tenant": ["firm-a"], "scopes": ["@tenant", "team"]}
+    hits = index.hybrid_search("passages", query, limit=2, mode=mode, where=where)
+    assert {h.key for h in hits} <= {"doc-a1:p:0", "doc-a3:p:0"} and len(hits) == 2
+    assert index.hybrid_search("passages", query, limit=5, mode=mode,
+                               where={"tenant": ["firm-a"], "scopes": []}) == []  # fmt: skip
+    assert index.count_where("passages", {"tenant": ["firm-a"]}) == 3
+    index.delete_where("passages", {"document": ["doc-a1", "doc-a2"]})
+    assert index.count_where("passages", {"tenant": ["firm-a"]}) == 1
+    assert index.count("passages") == 31
+    assert index.count("chunks") == 0  # statutes untouched

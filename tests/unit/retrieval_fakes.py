@@ -9,7 +9,7 @@ the Cypher itself runs on the real graph server in tests/integration and tests/e
 from __future__ import annotations
 
 import zlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -335,6 +335,9 @@ class FakeGraphStore:
                 counts[e.type] = counts.get(e.type, 0) + 1
         return [{"type": k, "count": v} for k, v in sorted(counts.items())]
 
+    def _q_document_citing_passages(self, **params: Any) -> list[dict[str, Any]]:
+        return []  # the fake graph holds statutes only
+
     def _q_law_most_cited(
         self, law: str, law_version: str, published: list[str], limit: int
     ) -> list[dict[str, Any]]:
@@ -383,9 +386,15 @@ def _embed(text: str) -> Embedding:
     return Embedding((1.0,), SparseVector(tuple(ids), tuple(1.0 for _ in ids)))
 
 
+def _matches(value: Any, allowed: Sequence[str]) -> bool:
+    """Qdrant's MatchAny: a list-valued payload field matches when any element does."""
+    values = value if isinstance(value, list) else [value]
+    return any(v in allowed for v in values)
+
+
 class FakeVectorIndex:
     def __init__(self) -> None:
-        self.points: dict[str, list[VectorPoint]] = {"chunks": [], "profiles": []}
+        self.points: dict[str, list[VectorPoint]] = {"chunks": [], "profiles": [], "passages": []}
         self.calls: list[tuple[str, str]] = []
         self.down = False
 
@@ -403,6 +412,7 @@ class FakeVectorIndex:
         mode: str = "hybrid",
         law_versions: Sequence[str] | None = None,
         exclude_law_versions: Sequence[str] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]:
         if self.down:
             from services.core.errors import VectorsUnavailable
@@ -416,6 +426,8 @@ class FakeVectorIndex:
             if laws and payload.get("law") not in laws:
                 continue
             if exclude_law_versions and payload.get("law_version") in exclude_law_versions:
+                continue
+            if not all(_matches(payload.get(f), allowed) for f, allowed in (where or {}).items()):
                 continue
             score = len(wanted & set(point.embedding.sparse.indices))
             if score:
@@ -431,6 +443,19 @@ class FakeVectorIndex:
 
             raise VectorsUnavailable("fake vectors are down")
         return len(self.points[collection])
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        return sum(
+            all(_matches(p.payload.get(f), allowed) for f, allowed in where.items())
+            for p in self.points[collection]
+        )
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        self.points[collection] = [
+            p
+            for p in self.points[collection]
+            if not all(_matches(p.payload.get(f), allowed) for f, allowed in where.items())
+        ]
 
     def optimize(self) -> None:
         pass

@@ -8,7 +8,8 @@ from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Path, Query
 
-from services.api.deps import ClientsDep, call_store
+from services.api import audit
+from services.api.deps import AccessDep, ClientsDep, call_store
 from services.api.problems import problem_responses
 from services.api.schemas import (
     IsoDay,
@@ -19,6 +20,7 @@ from services.api.schemas import (
     SectionHistory,
     SectionText,
 )
+from services.core import documents
 from services.core.errors import InvalidQuery, NotFound
 from services.core.retrieval import lookups
 
@@ -87,16 +89,25 @@ async def law_summary(law: LawId, clients: ClientsDep) -> dict[str, Any]:
     responses=problem_responses(404, 422, 503),
 )
 async def related(
-    law: LawId, section: SectionNumber, clients: ClientsDep, as_of: AsOf = None
+    law: LawId,
+    section: SectionNumber,
+    clients: ClientsDep,
+    access: AccessDep,
+    as_of: AsOf = None,
 ) -> dict[str, Any]:
     """What the section cites, what cites it, the terms it defines or uses, the
-    exemptions it grants: in- and out-edges grouped by relationship type."""
-    return await call_store(
-        clients.settings,
-        _section(
-            law, section, lambda: lookups.related_sections(clients.graph, law, section, as_of)
-        ),
-    )
+    exemptions it grants: in- and out-edges grouped by relationship type; and
+    `documents`, the caller's visible documents citing it (audited)."""
+
+    def lookup() -> dict[str, Any]:
+        found = lookups.related_sections(clients.graph, law, section, as_of)
+        rows = documents.citing_passages([found["key"]], access=access, graph=clients.graph)
+        return found | {"documents": documents.by_document(rows)}
+
+    found = await call_store(clients.settings, _section(law, section, lookup))
+    audit.record("related", access, ids=[d["document"] for d in found["documents"]],
+                 section=found["key"])  # fmt: skip
+    return found
 
 
 @router.get(
