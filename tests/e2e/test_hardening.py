@@ -229,7 +229,9 @@ def test_production_without_keys_exits_with_one_line(tmp_path: Path, command: li
     output = (done.stdout + done.stderr).strip()
     assert done.returncode == 1, output
     assert "Traceback" not in output, output
-    assert output.splitlines()[-1].startswith("lexgraph: LEXGRAPH_API_KEYS_SHA256 is empty"), output
+    assert output.splitlines()[-1].startswith(
+        "lexgraph: LEXGRAPH_API_KEYS_SHA256 and LEXGRAPH_API_PRINCIPALS are empty"
+    ), output
 
 
 HOLDER = r"""
