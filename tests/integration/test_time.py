@@ -23,12 +23,13 @@ import pytest
 from services.core import retrieval
 from services.core.embedding import OfflineEmbedder
 from services.core.errors import InvalidQuery
-from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import ingest_paths
 from services.core.links import check
+from services.core.neo4j_local import LocalNeo4j
 from services.core.retrieval import lookups
 from services.core.settings import REPO_ROOT, Settings
 from services.core.vector_index import EdgeVectorIndex
+from tests.live_stack import empty_store
 
 pytestmark = pytest.mark.integration
 
@@ -54,15 +55,9 @@ HEALTH_DATA = "บริษัทเก็บข้อมูลสุขภา�
 
 @pytest.fixture(scope="module")
 def stack(
-    graph_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+    neo4j_server: LocalNeo4j, graph_settings: Settings, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[str, Any]]:
-    graph = BoltGraphStore(
-        graph_settings.graph_uri,
-        user=graph_settings.graph_user,
-        password=graph_settings.graph_password.get_secret_value(),
-        database=graph_settings.graph_database,
-    )
-    graph.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    graph = empty_store(neo4j_server)
     vectors = EdgeVectorIndex(
         tmp_path_factory.mktemp("vectors"), dense_weight=graph_settings.hybrid_dense_weight
     )

@@ -64,13 +64,9 @@ def in_force(catalogue: Mapping[str, Law], day: str) -> dict[str, Law]:
     return {law_id: law for law_id, law in catalogue.items() if law.in_force_on(day)}
 
 
-def published_law_versions(graph: GraphStore, as_of: str | None = None) -> dict[str, str]:
-    """law id -> published version, read fresh (never cached: publishing flips it); with
-    `as_of`, of the laws in force on that day only."""
-    catalogue = read_catalogue(graph)
-    if as_of:
-        catalogue = in_force(catalogue, as_of)
-    return {law.id: law.version for law in catalogue.values() if law.version}
+def published_law_versions(graph: GraphStore) -> dict[str, str]:
+    """law id -> published version, read fresh (never cached: publishing flips it)."""
+    return {law.id: law.version for law in read_catalogue(graph).values() if law.version}
 
 
 def caller_scope(catalogue: Mapping[str, Law], laws: Sequence[str] | None) -> list[str] | None:

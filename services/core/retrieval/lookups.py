@@ -86,7 +86,6 @@ class _Day:
     day: str
     published: list[str]  # "law@version" of every published law
     in_force: list[str]  # of those in force on `day`
-    in_force_laws: list[str]
     law_in_force: bool  # the looked-up law
     disapplying: bool  # some law in force keeps provisions of a law from applying
 
@@ -94,6 +93,10 @@ class _Day:
         """The disapplications in force on the day reaching `keys` (no read when no law in
         force says it disapplies anything)."""
         return read_applicability(graph, keys, self.in_force) if self.disapplying else {}
+
+    @property
+    def in_force_laws(self) -> list[str]:
+        return sorted(law_version.split("@", 1)[0] for law_version in self.in_force)
 
     def around(self, law: str, versions: Mapping[str, str]) -> list[str]:
         """The versions in force, and the looked-up law's own even when it is not."""
@@ -111,7 +114,6 @@ def _day(graph: GraphStore, law: str, as_of: str | None) -> tuple[_Day, dict[str
             day,
             _published_list(versions),
             sorted(x.law_version for x in live.values()),
-            sorted(live),
             law in live,
             any(x.disapplies for x in live.values()),
         ),
