@@ -116,10 +116,18 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--wait-api", type=float, default=300.0, metavar="S",
                    help="with --async: how long to wait for an API that stops answering "
                    "before detaching (default 300 s)")
+    p.add_argument("--valid-from", metavar="YYYY-MM-DD",
+                   help="the day these texts apply from: a law's earlier text is kept as "
+                   "the version before it, read by searches as of an earlier day (without "
+                   "it a changed text replaces the latest version)")
     p.set_defaults(run=_cmd_ingest)
 
 
 def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
+    if args.valid_from and getattr(args, "async_", False):
+        print("lexgraph: --valid-from is not taken by --async jobs yet; ingest here",
+              file=sys.stderr)
+        return 2
     if getattr(args, "async_", False):
         from services.jobs_client import submit_and_follow
 
@@ -131,8 +139,10 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
         return 2
     from services.core import bootstrap
     from services.core.ingestion import ingest_paths
+    from services.core.publish import valid_day
     from services.core.sources import IngestLimits, SourceRoots
 
+    valid_day(args.valid_from)  # a bad day is refused before any server starts
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
     vectors = bootstrap.build_cli_vectors(settings)
@@ -144,6 +154,7 @@ def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
             embedder=bootstrap.build_worker_embedder(settings),
             source_name=SourceRoots.from_settings(settings).public_name,
             limits=IngestLimits.from_settings(settings),
+            valid_from=args.valid_from,
         )
     finally:
         vectors.close()

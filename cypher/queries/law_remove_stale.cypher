@@ -1,3 +1,4 @@
+// Every node of $law whose version is none of $versions (the law's kept expressions).
 MATCH (n)
-WHERE n.law = $law AND n.version IS NOT NULL AND n.version <> $version
+WHERE n.law = $law AND n.version IS NOT NULL AND NOT n.version IN $versions
 DETACH DELETE n

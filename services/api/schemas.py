@@ -268,12 +268,18 @@ class SectionText(BaseModel):
 
 class HistoryVersion(BaseModel):
     version: str | None = None
-    published: bool
+    published: bool = Field(description="Whether this is the law's latest text.")
     source: str | None = None
     valid_from: str | None = None
     valid_to: str | None = None
     not_before: str | None = None
     commencement: str | None = Field(default=None, description="The commencement text.")
+    text: str | None = Field(
+        default=None, description="The section's text in this version; null where it has none."
+    )
+    changed: bool = Field(
+        default=False, description="Whether the text differs from the version before."
+    )
 
 
 class SectionHistory(BaseModel):
@@ -281,8 +287,8 @@ class SectionHistory(BaseModel):
     law: str
     label: str | None = None
     versions: list[HistoryVersion] = Field(
-        description="The section's versions with their dates (only the published one is "
-        "kept so far)."
+        description="The section's text in each kept version of its law, oldest first, with "
+        "the days it applied (a version ingested with `valid_from` closes the one before)."
     )
     amended_by: list[dict[str, Any]] = Field(
         description="Amending acts (not yet read from consolidated texts: empty)."

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ingest.graph import LawGraph
 from ingest.models import Law
@@ -69,10 +69,13 @@ def index_law(
     return counts
 
 
-def drop_other_versions(law_id: str, *, vectors: VectorIndex, keep_version: str) -> None:
-    """After `keep_version` is published: remove the law's points of every other version."""
+def drop_other_versions(
+    law_id: str, *, vectors: VectorIndex, keep_versions: Collection[str]
+) -> None:
+    """After a version is published: remove the law's points of every version but
+    `keep_versions` (the law's kept expressions, services/core/publish.py)."""
     for collection in ("chunks", "profiles"):
-        vectors.delete_law(collection, law_id, keep_version=keep_version)
+        vectors.delete_law(collection, law_id, keep_versions=keep_versions)
 
 
 def optimize_vectors(vectors: VectorIndex) -> None:

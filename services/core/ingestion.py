@@ -35,7 +35,7 @@ from services.core.indexing import index_law, optimize_vectors
 from services.core.links import build_corpus, relink
 from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
-from services.core.publish import content_version, ingest_law_version
+from services.core.publish import content_version, ingest_law_version, valid_day
 from services.core.sources import IngestLimits
 
 log = logging.getLogger(__name__)
@@ -129,11 +129,15 @@ def ingest_paths(
     embedder: Embedder | None = None,
     source_name: Callable[[Path], str] | None = None,
     limits: IngestLimits | None = None,
+    valid_from: str | None = None,
 ) -> IngestReport:
     """Ingest every law in `paths`; one file's problem never stops the others.
     `source_name` says what the stored law names as its source (default: the file's
     name; the CLI passes `SourceRoots.public_name`): never a server path. A file or law
-    over `limits` (default `IngestLimits()`) is refused before any work on it."""
+    over `limits` (default `IngestLimits()`) is refused before any work on it.
+    `valid_from` (ISO day): the texts apply from that day, and a law's earlier text is kept
+    as the version before it (services/core/publish.py); a bad day is refused first."""
+    valid_from = valid_day(valid_from)
     started = time.perf_counter()
     report = IngestReport()
     files, report.skipped = expand_paths(paths)
@@ -145,7 +149,7 @@ def ingest_paths(
     loaded: list[_Pending] = []
     for item in pending:
         if item.result.error is None and _load(
-            item, graph=graph, vectors=vectors, embedder=embedder
+            item, graph=graph, vectors=vectors, embedder=embedder, valid_from=valid_from
         ):
             loaded.append(item)
     if loaded:
@@ -255,6 +259,7 @@ def _load(
     graph: GraphStore,
     vectors: VectorIndex | None,
     embedder: Embedder | None,
+    valid_from: str | None,
 ) -> bool:
     law_graph = item.graph
     assert law_graph is not None  # noqa: S101 - built above
@@ -274,6 +279,7 @@ def _load(
             load_graph=load_graph,
             load_vectors=load_vectors,
             on_published=lambda version: _relink(graph, item.law.id),
+            valid_from=valid_from,
         )
     except (LexgraphError, ExportError) as e:
         _fail(item, str(e))
@@ -333,7 +339,9 @@ def _fail(item: _Pending, problem: str) -> None:
 class _NoVectors:
     """Stands in for the vector index in a graph-only run (no embedder configured)."""
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
         return None
 
     def prune_version(

@@ -212,7 +212,7 @@ def check(graph: GraphStore, laws: Collection[str] | None = None) -> CheckReport
     rows = graph.run_read("cross_law_edges", laws=None if laws is None else sorted(scope))
     for row in rows:
         if published.get(row["source_law"]) != row["source_version"]:
-            continue  # a pending or stale version: invisible, removed by its law's next run
+            continue  # pending, stale (removed by its law's next run) or an earlier expression
         if published.get(row["target_law"]) != row["target_version"]:
             unpublished += 1
             continue

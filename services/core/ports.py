@@ -74,7 +74,7 @@ class VectorIndex(Protocol):
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None: ...
 
     def delete_law(
-        self, collection: str, law_id: str, *, keep_version: str | None = None
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
     ) -> None: ...
 
     def prune_version(

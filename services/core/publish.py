@@ -16,7 +16,16 @@ The protocol, per law:
 6. `on_published(version)`: the caller re-resolves citations between this law and the
    others (services/core/links.py), while the old version's nodes still exist, so other
    laws' citations move from the old version to the new one without a gap.
-7. Remove the old version's nodes, edges and points.
+7. Remove the old version's nodes, edges and points: those of every version that is not
+   one of the law's kept expressions.
+
+A law is a work with expressions (FRBR): each kept version has the day it applies from
+(`valid_from`, "" when unknown), and applies until the next one does. Ingested without a
+day, a changed text replaces the latest expression (a correction, as before); ingested with
+`valid_from`, it becomes the expression from that day and the previous one closes the day
+before, its nodes and points kept. A text equal to any kept expression is a no-op.
+`Law.published_version` is always the latest expression; retrieval reads the expression in
+force on its `as_of` (services/core/retrieval/laws.py).
 
 A crash anywhere before step 5 leaves the previous version published and the partial new
 one invisible; running the law again completes it (every step is idempotent). A crash
@@ -31,15 +40,16 @@ import hashlib
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import date
 from typing import Literal
 
 from ingest.graph import LawGraph, NodeLabel
 from ingest.models import Law
 from ingest.serial import FORMAT, law_to_text
 from services.core import telemetry
-from services.core.errors import GraphUnavailable
+from services.core.errors import GraphUnavailable, InvalidQuery
 from services.core.ports import GraphStore, VectorIndex
 
 log = logging.getLogger(__name__)
@@ -70,9 +80,18 @@ PublishedHook = Callable[[str], None]
 
 
 @dataclass(frozen=True)
+class Expression:
+    """One kept version of a law and the day it applies from ("" when unknown)."""
+
+    version: str
+    valid_from: str = ""
+
+
+@dataclass(frozen=True)
 class LawVersions:
     published: str | None
     pending: str | None
+    expressions: tuple[Expression, ...] = ()  # oldest first; the last is `published`
 
 
 @dataclass(frozen=True)
@@ -101,7 +120,51 @@ def law_versions(graph: GraphStore, law_id: str) -> LawVersions:
     rows = graph.run_read("law_versions", law=law_id)
     if not rows:
         return LawVersions(None, None)
-    return LawVersions(rows[0].get("published_version"), rows[0].get("pending_version"))
+    row = rows[0]
+    published = row.get("published_version")
+    return LawVersions(
+        published,
+        row.get("pending_version"),
+        expressions_of(published, row.get("expressions"), row.get("expression_from")),
+    )
+
+
+def expressions_of(
+    published: str | None, versions: Sequence[str] | None, froms: Sequence[str] | None
+) -> tuple[Expression, ...]:
+    """A Law node's kept expressions; a law published before expressions were kept has one,
+    its published version, from a day unknown."""
+    if versions:
+        froms = froms or [""] * len(versions)
+        return tuple(Expression(v, f or "") for v, f in zip(versions, froms, strict=True))
+    return (Expression(published),) if published else ()
+
+
+def with_expression(
+    expressions: Sequence[Expression], version: str, valid_from: str | None
+) -> tuple[Expression, ...]:
+    """The law's expressions once `version` is added: without a day it replaces the latest
+    one (keeping its day); with one it becomes the expression from that day (replacing one
+    from the same day). Oldest first, an unknown day first of all."""
+    if valid_from is None:
+        start = expressions[-1].valid_from if expressions else ""
+        kept = list(expressions[:-1])
+    else:
+        start = valid_from
+        kept = [e for e in expressions if e.valid_from != valid_from]
+    return tuple(sorted([*kept, Expression(version, start)], key=lambda e: e.valid_from))
+
+
+def valid_day(value: str | None) -> str | None:
+    """A `valid_from` as an ISO day, or None; a clear error for anything else."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(str(value).strip()).isoformat()
+    except ValueError:
+        raise InvalidQuery(
+            "valid_from", f"must be a date as YYYY-MM-DD, got {str(value)[:40]!r}"
+        ) from None
 
 
 def published_versions(graph: GraphStore) -> dict[str, str]:
@@ -119,18 +182,27 @@ def ingest_law_version(
     load_vectors: VectorLoader,
     force: bool = False,
     on_published: PublishedHook | None = None,
+    valid_from: str | None = None,
 ) -> LawOutcome:
-    """Ingest one law under the publish protocol above; idempotent and crash-safe."""
+    """Ingest one law under the publish protocol above; idempotent and crash-safe.
+    `valid_from` (ISO day): the day this text applies from, kept beside the earlier ones."""
     started = time.perf_counter()
+    valid_from = valid_day(valid_from)
     version = content_version(law)
     current = law_versions(graph, law.id)
-    if current.published == version and not force:
-        graph.run_write(
-            "law_source_store", law=law.id, version=version, format=FORMAT, model=law_to_text(law)
-        )
-        if on_published is not None:
-            on_published(version)
-        remove_stale(law.id, version, graph=graph, vectors=vectors)
+    kept = [e.version for e in current.expressions]
+    if version in kept and not force:
+        if version == current.published:
+            graph.run_write(
+                "law_source_store",
+                law=law.id,
+                version=version,
+                format=FORMAT,
+                model=law_to_text(law),
+            )
+            if on_published is not None:
+                on_published(version)
+        remove_stale(law.id, kept, graph=graph, vectors=vectors)
         log.info("law %s unchanged at version %s", law.id, version)
         return LawOutcome(law.id, version, "unchanged", len(law.sections))
 
@@ -138,17 +210,21 @@ def ingest_law_version(
     law_graph = load_graph(law, version)
     points = load_vectors(law, law_graph, version)
     nodes = _check_graph_holds(graph, law.id, version, law_graph)
+    expressions = with_expression(current.expressions, version, valid_from)
     graph.run_write(
         "law_publish_with_source",
         law=law.id,
         version=version,
+        latest=expressions[-1].version,
+        expressions=[e.version for e in expressions],
+        expression_from=[e.valid_from for e in expressions],
         format=FORMAT,
         model=law_to_text(law),
     )
     telemetry.record_sections_ingested(len(law.sections))
     if on_published is not None:
         on_published(version)
-    remove_stale(law.id, version, graph=graph, vectors=vectors)
+    remove_stale(law.id, [e.version for e in expressions], graph=graph, vectors=vectors)
     seconds = time.perf_counter() - started
     log.info(
         "law %s published version %s (%d sections, %d nodes, %d points) in %.2f s",
@@ -171,11 +247,13 @@ def ingest_law_version(
     )
 
 
-def remove_stale(law_id: str, version: str, *, graph: GraphStore, vectors: VectorIndex) -> None:
-    """Delete every node, edge and point of `law_id` that is not `version`."""
-    graph.run_write("law_remove_stale", law=law_id, version=version)
+def remove_stale(
+    law_id: str, versions: Sequence[str], *, graph: GraphStore, vectors: VectorIndex
+) -> None:
+    """Delete every node, edge and point of `law_id` that is of none of `versions`."""
+    graph.run_write("law_remove_stale", law=law_id, versions=list(versions))
     for collection in COLLECTIONS:
-        vectors.delete_law(collection, law_id, keep_version=version)
+        vectors.delete_law(collection, law_id, keep_versions=versions)
 
 
 def _check_graph_holds(graph: GraphStore, law_id: str, version: str, law_graph: LawGraph) -> int:

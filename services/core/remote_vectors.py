@@ -97,8 +97,12 @@ class RemoteVectorIndex:
             batch = points[start : start + UPSERT_BATCH]
             self._post(f"/{collection}/upsert", {"points": [encode_point(p) for p in batch]})
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
-        self._post(f"/{collection}/delete_law", {"law_id": law_id, "keep_version": keep_version})
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
+        self._post(
+            f"/{collection}/delete_law", {"law_id": law_id, "keep_versions": sorted(keep_versions)}
+        )
 
     def prune_version(
         self, collection: str, law_id: str, version: str, *, keep_keys: Collection[str]

@@ -207,12 +207,16 @@ class EdgeVectorIndex:
                 ]
                 self._call("upsert", shard.update, UpdateOperation.upsert_points(edge_points))
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
-        from qdrant_edge import FieldCondition, Filter, MatchValue
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
+        from qdrant_edge import FieldCondition, Filter, MatchAny, MatchValue
 
         must: list[Any] = [FieldCondition("law", match=MatchValue(law_id))]
         must_not: list[Any] | None = (
-            [FieldCondition("version", match=MatchValue(keep_version))] if keep_version else None
+            [FieldCondition("version", match=MatchAny(sorted(keep_versions)))]
+            if keep_versions
+            else None
         )
         self._delete(collection, Filter(must=must, must_not=must_not))
 
@@ -524,12 +528,14 @@ class QdrantVectorIndex:
             ]
             self._call("upsert", self._client.upsert, name, points=structs, wait=True)
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
         from qdrant_client import models
 
         must_not: list[models.Condition] | None = (
-            [models.FieldCondition(key="version", match=models.MatchValue(value=keep_version))]
-            if keep_version
+            [models.FieldCondition(key="version", match=models.MatchAny(any=sorted(keep_versions)))]
+            if keep_versions
             else None
         )
         self._delete(
@@ -799,9 +805,11 @@ class ReopeningVectorIndex:
         with self._use() as index:
             index.upsert(collection, points)
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
         with self._use() as index:
-            index.delete_law(collection, law_id, keep_version=keep_version)
+            index.delete_law(collection, law_id, keep_versions=keep_versions)
 
     def prune_version(
         self, collection: str, law_id: str, version: str, *, keep_keys: Collection[str]

@@ -92,7 +92,8 @@ def test_publishing_a_new_version_removes_the_old_one(graph_store: BoltGraphStor
         "MATCH (n:Section) RETURN collect(DISTINCT n.version) AS v")[0]["v"]
     assert versions == [V2]
     assert graph_store.run_read("law_versions", law=LAW) == [
-        {"published_version": V2, "pending_version": None}]
+        {"published_version": V2, "pending_version": None, "expressions": None,
+         "expression_from": None}]
 
 
 def test_a_failing_load_stores_nothing(graph_store: BoltGraphStore) -> None:

@@ -36,7 +36,8 @@ def test_pdpa_ingests_and_a_second_run_changes_nothing(graph_store: BoltGraphSto
     assert again.ok and again.laws[0].status == "unchanged"
     assert graph_store.counts("th-pdpa-2562") == first
     assert graph_store.run_read("law_versions", law="th-pdpa-2562") == [
-        {"published_version": law.version, "pending_version": None}]
+        {"published_version": law.version, "pending_version": None,
+         "expressions": [law.version], "expression_from": [""]}]
 
 
 def test_pdpa_penalty_sections_reach_the_sections_they_punish(

@@ -164,7 +164,7 @@ def test_new_version_is_hidden_until_published_then_the_old_one_goes(index, embe
     hits = index.hybrid_search("chunks", query, limit=10, law_versions=[f"{LAW}@v2"])
     assert {h.payload["version"] for h in hits} == {"v2"}
 
-    drop_other_versions(LAW, vectors=index, keep_version="v2")
+    drop_other_versions(LAW, vectors=index, keep_versions=["v2"])
     assert index.count("chunks", LAW) == 3
     assert index.count("profiles", LAW, version="v1") == 0
 

@@ -108,6 +108,8 @@ class FakeGraphStore:
                 n.props.get("not_before"),
                 n.props.get("valid_to"),
                 n.props.get("disapplies"),
+                n.props.get("expressions"),
+                n.props.get("expression_from"),
             ]
             for n in self.nodes.values()
             if "Law" in n.labels

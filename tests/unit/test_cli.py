@@ -47,3 +47,10 @@ def test_bad_source_exits_non_zero_naming_the_file(
     assert main(["export", str(binary), "--out", str(tmp_path / "x.cypher")]) == 1
     assert str(binary) in capsys.readouterr().err
     assert not (tmp_path / "x.cypher").exists()
+
+
+def test_ingest_refuses_a_bad_valid_from_before_starting_anything(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["ingest", str(PDPA), "--valid-from", "next May"]) == 1
+    assert "valid_from: must be a date as YYYY-MM-DD, got 'next May'" in capsys.readouterr().err

@@ -32,8 +32,10 @@ class FakeIndex:
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         self.points[collection].extend(points)
 
-    def delete_law(self, collection: str, law_id: str, *, keep_version: str | None = None) -> None:
-        self.calls.append(("delete_law", collection, law_id, keep_version))
+    def delete_law(
+        self, collection: str, law_id: str, *, keep_versions: Collection[str] = ()
+    ) -> None:
+        self.calls.append(("delete_law", collection, law_id, sorted(keep_versions)))
 
     def prune_version(
         self, collection: str, law_id: str, version: str, *, keep_keys: Collection[str]
@@ -85,9 +87,9 @@ def test_worker_writes_reach_the_owners_index() -> None:
     remote.upsert("chunks", [point])
     assert fake.points["chunks"] == [point]
     assert remote.count("chunks", "x", version="v1") == 1 and remote.count("profiles") == 0
-    remote.delete_law("chunks", "x", keep_version="v1")
+    remote.delete_law("chunks", "x", keep_versions=["v1"])
     remote.prune_version("profiles", "x", "v1", keep_keys={"b", "a"})
-    assert ("delete_law", "chunks", "x", "v1") in fake.calls
+    assert ("delete_law", "chunks", "x", ["v1"]) in fake.calls
     assert ("prune", "profiles", "x", "v1", ["a", "b"]) in fake.calls
     remote.optimize()  # the owner runs it after answering (TestClient: before returning)
     assert fake.calls[-1] == ("optimize",)

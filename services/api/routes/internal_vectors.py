@@ -70,7 +70,7 @@ class UpsertBody(BaseModel):
 
 class DeleteLawBody(BaseModel):
     law_id: str
-    keep_version: str | None = None
+    keep_versions: list[str] = []
 
 
 class PruneBody(BaseModel):
@@ -124,7 +124,7 @@ async def upsert(collection: str, body: UpsertBody, vectors: Vectors) -> dict[st
 @router.post("/{collection}/delete_law")
 async def delete_law(collection: str, body: DeleteLawBody, vectors: Vectors) -> dict[str, bool]:
     await run_in_threadpool(
-        vectors.delete_law, _collection(collection), body.law_id, keep_version=body.keep_version
+        vectors.delete_law, _collection(collection), body.law_id, keep_versions=body.keep_versions
     )
     return {"ok": True}
 

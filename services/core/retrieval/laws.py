@@ -29,9 +29,13 @@ LAW_NAMES: dict[str, tuple[str, ...]] = {}
 def read_catalogue(graph: GraphStore) -> dict[str, Law]:
     catalogue: dict[str, Law] = {}
     for row in graph.run_read("retrieval_laws"):
-        for law_id, version, pending, language, not_before, valid_to, disapplies in (
-            row.get("laws") or []
-        ):
+        for (
+            law_id, version, pending, language, not_before, valid_to, disapplies,
+            expressions, expression_from,
+        ) in row.get("laws") or []:  # fmt: skip
+            kept = tuple(zip(expressions or (), expression_from or (), strict=True))
+            if version not in {v for v, _ in kept}:
+                kept = ()  # published by hand (a Cypher export): that version alone
             if law_id:
                 catalogue[law_id] = Law(
                     law_id,
@@ -41,6 +45,7 @@ def read_catalogue(graph: GraphStore) -> dict[str, Law]:
                     not_before or "",
                     valid_to or "",
                     bool(disapplies),
+                    kept,
                 )
     return catalogue
 
@@ -60,8 +65,8 @@ def as_of_day(value: str | date | None) -> str:
 
 
 def in_force(catalogue: Mapping[str, Law], day: str) -> dict[str, Law]:
-    """The published laws in force on `day` (ISO date)."""
-    return {law_id: law for law_id, law in catalogue.items() if law.in_force_on(day)}
+    """The published laws in force on `day` (ISO date), each as it read that day."""
+    return {law_id: law.on(day) for law_id, law in catalogue.items() if law.in_force_on(day)}
 
 
 def published_law_versions(graph: GraphStore) -> dict[str, str]:

@@ -11,7 +11,7 @@ force that day, a restriction inside each query.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -22,7 +22,7 @@ from services.core.ports import GraphStore
 from services.core.retrieval.applicability import read_applicability
 from services.core.retrieval.assemble import kind_of, render_path
 from services.core.retrieval.laws import as_of_day, in_force, published_law_versions, read_catalogue
-from services.core.retrieval.models import Step
+from services.core.retrieval.models import Law, Step
 
 _MAX_SECTION_CHARS = 40
 _PUBLIC_LAW_PROPS = (
@@ -104,10 +104,11 @@ class _Day:
 
 
 def _day(graph: GraphStore, law: str, as_of: str | None) -> tuple[_Day, dict[str, str]]:
+    """The lookup's day, and every published law's version as it read that day."""
     catalogue = read_catalogue(graph)
-    versions = {x.id: x.version for x in catalogue.values() if x.version}
-    _require_law(versions, law)
     day = as_of_day(as_of)
+    versions = {x.id: str(x.on(day).version) for x in catalogue.values() if x.version}
+    _require_law(versions, law)
     live = in_force(catalogue, day)
     return (
         _Day(
@@ -237,31 +238,27 @@ def section_penalties(
 
 
 def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
-    """A section's versions with their dates, the regulations issued under it and every
-    decree that kept it from applying, with each one's period, whatever the day.
+    """A section's text in each kept expression of its law with the days it applied, the
+    regulations issued under it and every decree that kept it from applying, with each
+    one's period, whatever the day.
 
-    Only the published version of a law is kept so far, so `versions` holds one entry, and
-    amending acts are not yet read from the consolidated texts, so `amended_by` is empty
+    Amending acts are not yet read from the consolidated texts, so `amended_by` is empty
     (docs/architecture.md, "Time")."""
     catalogue = read_catalogue(graph)
     versions = {x.id: x.version for x in catalogue.values() if x.version}
     _require_law(versions, law)
     key = section_key_for(law, section)
-    published = _published_list(versions)
+    published = sorted({*_published_list(versions), *catalogue[law].law_versions})
     rows = graph.run_read("section_history", key=key, published=published)
     disapplying = any(x.disapplies and x.version for x in catalogue.values())
     if not rows:
         raise NotFound(f"no section {section!r} in law {law!r}")
     node = _public(rows[0].get("node"))
-    law_props = rows[0].get("law") or {}
     return {
         "key": key,
         "law": law,
         "label": node.get("label"),
-        "versions": [
-            {"version": node.get("version"), "published": True, "source": law_props.get("source")}
-            | {k: law_props.get(k) for k in _PERIOD}
-        ],
+        "versions": _versions(catalogue[law], rows),
         "amended_by": [],
         "issued_under": [
             {k: v for k, v in item.items() if v is not None}
@@ -271,6 +268,34 @@ def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]
             read_applicability(graph, [key], published).get(key, []) if disapplying else []
         ),
     }
+
+
+def _versions(law: Law, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The section in each expression of `law` (`Law.periods`), oldest first. The law's
+    own period in force (from its commencement section) bounds the first and the last."""
+    nodes = {str((row.get("node") or {}).get("version")): row.get("node") or {} for row in rows}
+    law_props = rows[0].get("law") or {}
+    periods = law.periods()
+    out, before = [], None
+    for i, period in enumerate(periods):
+        node = nodes.get(period["version"])
+        text = node.get("text") if node else None
+        entry = {
+            "version": period["version"],
+            "published": period["version"] == law.version,
+            "source": law_props.get("source") if period["version"] == law.version else None,
+            "valid_from": period["valid_from"] or None,
+            "valid_to": period["valid_to"] or None,
+            "text": text,
+            "changed": i > 0 and text != before,
+        }
+        if i == 0:  # the law's commencement dates where the first text's day is unknown
+            entry |= {k: entry.get(k) or law_props.get(k) for k in _PERIOD}
+        if i == len(periods) - 1:
+            entry["valid_to"] = entry["valid_to"] or law_props.get("valid_to")
+        out.append(entry)
+        before = text
+    return out
 
 
 def section_key_for(law: str, section: str) -> str:

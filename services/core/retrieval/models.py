@@ -7,7 +7,9 @@ trace of the steps that touched it; `Candidate.score` is the one place they comb
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Any, Literal
 
 # The walk query's fixed bound: from a hub such as PDPA s.26 two hops already reach ~70 nodes.
@@ -65,10 +67,38 @@ class Law:
     not_before: str = ""
     valid_to: str = ""
     disapplies: bool = False  # a decree that keeps provisions of a law from applying
+    # Its kept texts, oldest first: (version, the day it applies from, "" when unknown);
+    # `version` is the latest (services/core/publish.py)
+    expressions: tuple[tuple[str, str], ...] = ()
 
     @property
     def law_version(self) -> str:
         return f"{self.id}@{self.version}"
+
+    @property
+    def law_versions(self) -> list[str]:
+        """ "law@version" of every kept expression."""
+        return [f"{self.id}@{v}" for v, _ in self.expressions] or [self.law_version]
+
+    def on(self, day: str) -> Law:
+        """The law as it read on `day` (ISO date): the latest expression applying from that
+        day or before; before the first known day, the earliest text kept."""
+        if len(self.expressions) < 2:
+            return self
+        applying = [v for v, start in self.expressions if not start or start <= day]
+        version = applying[-1] if applying else self.expressions[0][0]
+        return self if version == self.version else dataclasses.replace(self, version=version)
+
+    def periods(self) -> list[dict[str, str]]:
+        """Each kept expression with its days: from (or "" when unknown) and to, the day
+        before the next one applies ("" for the latest)."""
+        rows = self.expressions or ((self.version or "", ""),)
+        out = []
+        for i, (version, start) in enumerate(rows):
+            nxt = rows[i + 1][1] if i + 1 < len(rows) else ""
+            end = (date.fromisoformat(nxt) - timedelta(days=1)).isoformat() if nxt else ""
+            out.append({"version": version, "valid_from": start, "valid_to": end})
+        return out
 
     def in_force_on(self, day: str) -> bool:
         """Published and in force on `day` (ISO date); an unknown start is read as the

@@ -58,7 +58,7 @@ def run_lists(ctx: SearchContext, lists: list[VectorList]) -> dict[str, list[Vec
     catalogue = ctx.catalogue
     published = set(ctx.published)
     pending = {f"{law.id}@{law.pending}" for law in catalogue.values() if law.pending}
-    out_of_force = {law.law_version for law in catalogue.values() if law.version}
+    out_of_force = {v for law in catalogue.values() if law.version for v in law.law_versions}
     hidden = sorted((pending | out_of_force) - published)
     hits: dict[str, list[VectorHit]] = {}
     for vector_list in lists:
