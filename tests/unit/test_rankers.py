@@ -198,7 +198,7 @@ def test_part_definitions_end_the_answer_with_the_part_s_defining_section():
     for user in users[:2]:
         graph.add("Section", user.key, "v1", number=user.key.rsplit(":", 1)[-1], text="ขาย")
         graph.link("USES_TERM", user.key, "rc:d:ขาย")
-    ctx = context(ranked=list(users), catalogue={law: Law(law, "v1", None)})
+    ctx = context(ranked=list(users), in_force={law: Law(law, "v1", None)})
     ctx.graph = graph
     ctx.query = Query("x", top_k=3)
     PartDefinitions().run(ctx)

@@ -60,8 +60,7 @@ class Assemble(Stage):
                 item.explanation = explanation(candidate, ctx.explain_ranks.get(candidate.key))
             (ctx.sections if item.kind == "section" else ctx.nodes).append(item)
         ctx.sections = ctx.sections[: ctx.query.top_k]
-        published = set(ctx.published)
-        if any(law.disapplies and law.law_version in published for law in ctx.catalogue.values()):
+        if any(law.disapplies for law in ctx.in_force.values()):
             keys = [item.key for item in ctx.sections]
             found = read_applicability(ctx.graph, keys, ctx.published)
             for item in ctx.sections:

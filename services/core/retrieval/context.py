@@ -43,6 +43,7 @@ class SearchContext:
     # read_laws
     catalogue: dict[str, Law] = field(default_factory=dict)
     scope: list[str] | None = None  # the caller's laws
+    in_force: dict[str, Law] = field(default_factory=dict)  # each as it read on the day
     visible: list[Law] = field(default_factory=list)  # the published laws searched
     # "law@version" of every published law in force on the query's date
     published: list[str] = field(default_factory=list)

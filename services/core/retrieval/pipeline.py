@@ -132,7 +132,6 @@ def search(
     pipeline_for(query.mode).run(ctx)
     analysis = ctx.analysed
     laws_seen = {item.law for item in [*ctx.sections, *ctx.nodes]}
-    searched = {law.id: law.version for law in ctx.visible}
     return SearchResult(
         query=query.question,
         mode=query.mode,
@@ -148,9 +147,7 @@ def search(
         citations=[c.text for c in analysis.citations],
         intents=list(ctx.intents),
         index_versions={  # the version of each law as it read on the query's day
-            law: searched.get(law) or ctx.catalogue[law].version or ""
-            for law in sorted(laws_seen)
-            if law in ctx.catalogue
+            law: ctx.in_force[law].version or "" for law in sorted(laws_seen) if law in ctx.in_force
         },
         timings_ms=ctx.timings,
         laws=routes_out(ctx.routes),

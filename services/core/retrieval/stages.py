@@ -23,9 +23,9 @@ class ReadLaws(Stage):
     def run(self, ctx: SearchContext) -> None:
         ctx.catalogue = laws.read_catalogue(ctx.graph)
         ctx.scope = laws.caller_scope(ctx.catalogue, ctx.query.laws)
-        in_force = laws.in_force(ctx.catalogue, ctx.query.as_of)
-        ctx.published = sorted(law.law_version for law in in_force.values())
-        ctx.visible = laws.visible_laws(in_force, ctx.scope)
+        ctx.in_force = laws.in_force(ctx.catalogue, ctx.query.as_of)
+        ctx.published = sorted(law.law_version for law in ctx.in_force.values())
+        ctx.visible = laws.visible_laws(ctx.in_force, ctx.scope)
 
 
 class Analyse(Stage):

@@ -44,7 +44,7 @@ class PartDefinitions(Stage):
         ranked = ctx.ranked
         sections = [c for c in ranked if c.kind == "section"]
         top = sections[: tuning.from_top]
-        laws = {law_of(c.key): ctx.catalogue.get(law_of(c.key)) for c in top}
+        laws = {law_of(c.key): ctx.in_force.get(law_of(c.key)) for c in top}
         published = [law for law in laws.values() if law and law.version]
         definitions = part_definitions(ctx.graph, published)
         support: dict[str, list[tuple[Candidate, str]]] = defaultdict(list)
