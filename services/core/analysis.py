@@ -90,7 +90,17 @@ class QuestionAnalysis:
         return tuple(name for name, on in flags if on)
 
 
-KeywordSource = Callable[[str], Sequence[str]]  # question -> extra keywords (an LLM's)
+@dataclass(frozen=True)
+class Rewrite:
+    """What the optional LLM step read from a question (services/core/llm.py): statutory
+    keywords to search with, and the intents it asks about (penalty, exception, definition)."""
+
+    keywords: tuple[str, ...] = ()
+    intents: tuple[str, ...] = ()
+
+
+# question -> extra keywords, or a whole `Rewrite` (the LLM step's)
+KeywordSource = Callable[[str], Sequence[str] | Rewrite]
 
 
 def analyse_question(
@@ -103,22 +113,27 @@ def analyse_question(
 
     `statute_languages`: the languages of the laws searched; a glossary is applied only
     when a law in its language is (None: every glossary). `keywords`: the optional LLM
-    keyword step (`LLMKeywords`), whose words are only ever added."""
+    step (`LLMKeywords`), whose words and intents are only ever added."""
     cleaned = clean_text(question)
     normalised = ids.thai_to_arabic_digits(cleaned)
     citations = extract_section_citations(normalised)
     tokens = tokenize(normalised)
     own = _keywords(tokenize(_strip_citations(normalised)) if citations else tokens)
     lowered = normalised.lower()
-    extra: tuple[str, ...] = ()
+    rewrite = Rewrite()
     if keywords is not None:
-        extra = tuple(k for k in keywords(cleaned) if k not in own)
+        found = keywords(cleaned)
+        rewrite = found if isinstance(found, Rewrite) else Rewrite(tuple(found))
+    extra = tuple(k for k in rewrite.keywords if k not in own)
     words = _lexicon()["intents"]
     penalty = _has_intent(_without(lowered, words["penalty"]["th_not"]), tokens, words["penalty"])
     exception = _has_intent(lowered, tokens, words["exception"])
     definition = _has_intent(lowered, tokens, words["definition"]) or (
         not (penalty or exception) and _has_intent(lowered, tokens, words["definition"], weak=True)
     )
+    penalty = penalty or "penalty" in rewrite.intents
+    exception = exception or "exception" in rewrite.intents
+    definition = definition or "definition" in rewrite.intents
     return QuestionAnalysis(
         question=cleaned,
         normalised=normalised,

@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any
 
 from ingest.ids import law_id_for_title, node_key, normalise_section_number
+from services.core.analysis import KeywordSource
 from services.core.errors import LexgraphError
 
 log = logging.getLogger(__name__)
@@ -487,7 +488,7 @@ def search_retriever(
     settings: Any,
     top_k: int = 10,
     laws: Sequence[str] | None = None,
-    keywords: Callable[[str], Sequence[str]] | None = None,
+    keywords: KeywordSource | None = None,
 ) -> Retriever:
     """The real pipeline as a retriever: `services.core.retrieval.search` in `mode`, its
     context sections as (law, number) in the order returned."""

@@ -6,12 +6,13 @@ import httpx
 import pytest
 
 from services.core.analysis import (
+    Rewrite,
     analyse_question,
     asking_part,
     normalise_section_number,
 )
 from services.core.bootstrap import build_keyword_source
-from services.core.llm import LLMKeywords
+from services.core.llm import LLMKeywords, parse_rewrite
 from services.core.settings import Settings
 
 
@@ -143,17 +144,30 @@ def test_llm_keywords_are_parsed_from_a_chat_completion():
 
     settings = Settings(llm_keywords_url="http://llm.test/v1")
     keywords = LLMKeywords(settings, client=_client(handler))
-    assert keywords("ข้อมูลสุขภาพ") == ["ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง"]
+    assert keywords("ข้อมูลสุขภาพ").keywords == ("ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง")
     assert seen["url"] == "http://llm.test/v1/chat/completions"
     analysis = analyse_question("ข้อมูลสุขภาพ", keywords=keywords)
     assert analysis.llm_keywords == ("ข้อมูลอ่อนไหว", "ความยินยอมโดยชัดแจ้ง")
+
+
+def test_the_llm_s_intents_join_those_the_words_say_and_unknown_ones_are_dropped():
+    content = '{"keywords": ["ค่าปรับทางปกครอง"], "intents": ["Penalty", "weather", "scope"]}'
+    assert parse_rewrite(content) == Rewrite(("ค่าปรับทางปกครอง",), ("penalty",))
+    question = "บริษัทเก็บข้อมูลสุขภาพลูกค้าไว้โดยไม่ถาม จะเป็นอะไรไหม"
+    assert "penalty" not in analyse_question(question).intents
+    rewritten = analyse_question(question, keywords=lambda q: parse_rewrite(content))
+    assert "penalty" in rewritten.intents and rewritten.llm_keywords == ("ค่าปรับทางปกครอง",)
+    # a plain list of keywords (a caller's own source) still works
+    assert analyse_question(question, keywords=lambda q: ["ข้อมูลอ่อนไหว"]).llm_keywords == (
+        "ข้อมูลอ่อนไหว",
+    )
 
 
 @pytest.mark.parametrize("status", [500, 401])
 def test_llm_failures_fall_back_silently(status, caplog):
     settings = Settings(llm_keywords_url="http://llm.test/v1/chat/completions")
     keywords = LLMKeywords(settings, client=_client(lambda r: httpx.Response(status)))
-    assert keywords("x") == []
+    assert keywords("x") == Rewrite()
     assert "LLM keyword step failed" in caplog.text
 
 
