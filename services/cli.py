@@ -119,30 +119,27 @@ def _add_ingest(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--valid-from", metavar="YYYY-MM-DD",
                    help="the day these texts apply from: a law's earlier text is kept as "
                    "the version before it, read by searches as of an earlier day (without "
-                   "it a changed text replaces the latest version)")
+                   "it a changed text replaces the latest version); --async jobs take it too")
     p.set_defaults(run=_cmd_ingest)
 
 
 def _cmd_ingest(args: argparse.Namespace, settings: Settings) -> int:
-    if args.valid_from and getattr(args, "async_", False):
-        print("lexgraph: --valid-from is not taken by --async jobs yet; ingest here",
-              file=sys.stderr)
-        return 2
+    from services.core.publish import valid_day
+
+    valid_day(args.valid_from)  # a bad day is refused before anything starts or is sent
     if getattr(args, "async_", False):
         from services.jobs_client import submit_and_follow
 
         return submit_and_follow(args.sources, settings, api_url=args.api_url,
                                  api_key=args.api_key, server_paths=args.server_paths,
-                                 wait_api_s=args.wait_api)
+                                 valid_from=args.valid_from, wait_api_s=args.wait_api)
     if args.server_paths:
         print("lexgraph: --server-paths goes with --async", file=sys.stderr)
         return 2
     from services.core import bootstrap
     from services.core.ingestion import ingest_paths
-    from services.core.publish import valid_day
     from services.core.sources import IngestLimits, SourceRoots
 
-    valid_day(args.valid_from)  # a bad day is refused before any server starts
     bootstrap.ensure_local_graph(settings)
     graph = bootstrap.build_graph_store(settings)
     vectors = bootstrap.build_cli_vectors(settings)

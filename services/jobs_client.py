@@ -53,6 +53,7 @@ def submit_and_follow(
     api_url: str | None = None,
     api_key: str | None = None,
     server_paths: bool = False,
+    valid_from: str | None = None,
     poll_s: float = 1.0,
     wait_api_s: float = 300.0,
     out: TextIO = sys.stderr,
@@ -63,7 +64,7 @@ def submit_and_follow(
     with httpx.Client(base_url=base, headers=headers, timeout=30.0, transport=transport) as client:
         waiter = _Waiter(base, wait_api_s, poll_s, out)
         try:
-            response = _submit(client, sources, server_paths, waiter)
+            response = _submit(client, sources, server_paths, waiter, valid_from)
         except _ApiAway as e:
             print(f"lexgraph: {e}; nothing was submitted", file=out)
             return 1
@@ -121,15 +122,23 @@ class _Waiter:
 
 
 def _submit(
-    client: httpx.Client, sources: Sequence[Path], server_paths: bool, waiter: _Waiter
+    client: httpx.Client,
+    sources: Sequence[Path],
+    server_paths: bool,
+    waiter: _Waiter,
+    valid_from: str | None = None,
 ) -> httpx.Response:
+    day = {"valid_from": valid_from} if valid_from else {}
     while True:
         try:
             if server_paths:
-                response = client.post("/v1/jobs/ingest", json={"paths": [str(p) for p in sources]})
+                body = {"paths": [str(p) for p in sources], **day}
+                response = client.post("/v1/jobs/ingest", json=body)
             else:
                 with _upload_parts(sources) as files:
-                    response = client.post("/v1/jobs/ingest", files=files, timeout=300.0)
+                    response = client.post(
+                        "/v1/jobs/ingest", files=files, data=day, timeout=300.0
+                    )
         except httpx.ConnectError as e:  # never reached the API: safe to send again
             waiter.away(f"{type(e).__name__}: {e}")
             continue

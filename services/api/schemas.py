@@ -375,6 +375,11 @@ class IngestPaths(BaseModel):
         "relative to a root (looked up under each in turn) or absolute under one. Folders "
         "expand to their .md .txt .json .jsonl files. Anything else is 403.",
     )
+    valid_from: IsoDay | None = Field(
+        default=None,
+        description="The day these texts apply from: a law's earlier text is kept as the "
+        "version before it (without it, a changed text replaces the latest version).",
+    )
 
 
 class IngestUpload(BaseModel):
@@ -384,6 +389,9 @@ class IngestUpload(BaseModel):
     files: list[bytes] = Field(
         min_length=1,
         description="One or more statute files, at most LEXGRAPH_MAX_UPLOAD_BYTES in all.",
+    )
+    valid_from: IsoDay | None = Field(
+        default=None, description="As for the JSON body: the day these texts apply from."
     )
 
 
@@ -425,6 +433,9 @@ class JobOut(BaseModel):
     retry_of: str | None = None
     error: str | None = None
     errors: dict[str, str] = Field(description="law id (or source:<file>) -> why it failed")
+    valid_from: str | None = Field(
+        default=None, description="The day the job's texts apply from, when it was given."
+    )
     links: dict[str, str] | None = None
     check: dict[str, Any] | None = Field(
         default=None,

@@ -30,7 +30,7 @@ from ingest.models import Law
 from services.core import telemetry
 from services.core.errors import GraphQueryError, LexgraphError, StoreUnavailable
 from services.core.indexing import optimize_vectors
-from services.core.jobs import FINAL_LAW_STATUSES, LawEntry, RedisJobStore
+from services.core.jobs import FINAL_LAW_STATUSES, Job, LawEntry, RedisJobStore
 from services.core.links import build_corpus, relink
 from services.core.links import check as check_links
 from services.core.ports import Embedder, GraphStore, VectorIndex
@@ -276,7 +276,7 @@ def run_law(
     try:
         with _lease_renewed(jobs, job_id, law_id, owner):
             outcome = _with_retries(
-                lambda: _ingest(job_id, law_id, source, deps, jobs.get(job_id).sources),
+                lambda: _ingest(law_id, source, deps, jobs.get(job_id)),
                 law_id,
                 sleep=sleep,
             )
@@ -404,16 +404,14 @@ def corpus_index(sources: tuple[str, ...], graph: GraphStore) -> Any:
     return build_corpus([law for _, law in laws], graph)
 
 
-def _ingest(
-    job_id: str, law_id: str, source: str, deps: LawDeps, sources: Sequence[str]
-) -> LawOutcome:
+def _ingest(law_id: str, source: str, deps: LawDeps, job: Job) -> LawOutcome:
     from services.core.indexing import index_law  # the vector engineer's module
 
     law = next((x for x in read_laws(source) if x.id == law_id), None)
     if law is None:
         raise InvalidSource(source, f"no law {law_id} in it")
     law = replace(law, source=deps.source_name(source))  # a copy: read_laws caches its laws
-    corpus = corpus_index(tuple(sources), deps.graph)
+    corpus = corpus_index(job.sources, deps.graph)
 
     def load_graph(law: Law, version: str) -> LawGraph:
         built = _build(law, corpus)
@@ -433,6 +431,7 @@ def _ingest(
         load_graph=load_graph,
         load_vectors=load_vectors,
         on_published=lambda version: _relink(deps.graph, law.id),
+        valid_from=job.valid_from,
     )
 
 

@@ -154,6 +154,8 @@ class Job:
     # links.check over the job's laws once they are final: cross-law citations in the
     # graph against a fresh resolution (None until the job's finishing step ran).
     check: dict[str, Any] | None = None
+    # The day its texts apply from (ISO), kept beside the laws' earlier texts (publish.py)
+    valid_from: str | None = None
 
     @property
     def eta_s(self) -> float | None:
@@ -188,6 +190,7 @@ class Job:
             "error": self.error,
             "errors": dict(self.errors),
             "check": self.check,
+            "valid_from": self.valid_from,
         }
 
 
@@ -233,7 +236,12 @@ class RedisJobStore:
     # -- creating and reading jobs -----------------------------------------------------
 
     def create(
-        self, sources: Sequence[str], *, owner: str = "", retry_of: str | None = None
+        self,
+        sources: Sequence[str],
+        *,
+        owner: str = "",
+        retry_of: str | None = None,
+        valid_from: str | None = None,
     ) -> Job:
         job_id = uuid.uuid4().hex
         now = time.time()
@@ -251,6 +259,8 @@ class RedisJobStore:
         }
         if retry_of:
             record["retry_of"] = retry_of
+        if valid_from:
+            record["valid_from"] = valid_from
         with self._guard():
             pipe = self._r.pipeline()
             pipe.hset(_job_key(job_id), mapping=cast(Any, record))
@@ -647,4 +657,5 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         owner=raw.get("owner", ""),
         deleted=raw.get("deleted") == "1",
         check=json.loads(raw["check"]) if raw.get("check") else None,
+        valid_from=raw.get("valid_from") or None,
     )

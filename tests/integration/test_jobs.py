@@ -21,6 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ingest.parse import read_source
 from services.core.errors import GraphUnavailable, NotFound
 from services.core.jobs import LawEntry, RedisJobStore
 from services.core.neo4j_local import free_port
@@ -684,3 +685,48 @@ def test_cancel_stops_laws_not_started_and_publishes_none_by_halves(
     expected = {e["law_id"]: e["sections"] for e in entries}
     assert len(rows) == final["laws"]["done"]
     assert all(r["sections"] == expected[r["law"]] for r in rows), rows
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+def test_a_job_with_valid_from_keeps_the_law_s_earlier_text_before_that_day(
+    stack: Stack, tmp_path: Path
+) -> None:
+    """The Commercial Registration Act as NitiBench has it, then its OCS record uploaded
+    with `valid_from`: each text is read on its side of the day (tests/integration/
+    test_two_sources.py does the same without the queue)."""
+    from urllib.parse import quote
+
+    nitibench = NITIBENCH / "ท0002-1B-0001.json"
+    record = next(
+        line
+        for line in (SHARED / "corpus" / "th-laws-ocs" / "laws.jsonl").read_text("utf-8").splitlines()
+        if json.loads(line).get("title_th") == "พระราชบัญญัติทะเบียนพาณิชย์ พ.ศ. 2499"
+    )
+    first = _wait_final(stack, _submit(stack, [str(_corpus(tmp_path, [nitibench.name]))]), 600)
+    assert first["laws"]["done"] == 1, first
+    bad = httpx.post(
+        stack.api_url + "/v1/jobs/ingest",
+        files=[("files", ("ocs.jsonl", record.encode("utf-8")))],
+        data={"valid_from": "1 Jan 2022"},
+        timeout=30,
+    )
+    assert bad.status_code == 422 and "valid_from" in bad.text
+    upload = httpx.post(
+        stack.api_url + "/v1/jobs/ingest",
+        files=[("files", ("ocs.jsonl", record.encode("utf-8")))],
+        data={"valid_from": "2022-01-01"},
+        timeout=30,
+    )
+    assert upload.status_code == 202, upload.text
+    job = _wait_final(stack, upload.json()["id"], 600)
+    assert job["state"] == "succeeded" and job["valid_from"] == "2022-01-01", job
+    [law] = read_source(nitibench).laws
+    versions = {
+        day: httpx.get(
+            f"{stack.api_url}/v1/laws/{quote(law.id)}/sections/3", params={"as_of": day}, timeout=30
+        ).json()["version"]
+        for day in ("2021-12-31", "2022-01-01")
+    }
+    assert versions["2021-12-31"] != versions["2022-01-01"], versions
+    history = httpx.get(f"{stack.api_url}/v1/laws/{quote(law.id)}/sections/3/history", timeout=30)
+    assert [v["valid_to"] for v in history.json()["versions"]] == ["2021-12-31", None]

@@ -45,6 +45,7 @@ from services.api.schemas import (
 from services.core.bulk import expand_sources
 from services.core.errors import Forbidden, InvalidQuery, NotFound, StoreUnavailable
 from services.core.jobs import Job, RedisJobStore
+from services.core.publish import valid_day
 from services.core.settings import Settings
 from services.core.sources import UPLOADS_DIR, SourceRoots
 
@@ -143,13 +144,14 @@ async def submit_ingest(request: Request, principal: PrincipalDep) -> JSONRespon
     settings = _settings(request)
     content_type = request.headers.get("content-type", "")
     if content_type.lower().startswith("multipart/form-data"):
-        sources = await _save_uploads(request, settings)
-        if sources is None:
+        saved = await _save_uploads(request, settings)
+        if saved is None:
             return _too_large(request, settings)
+        sources, valid_from = saved
     else:
-        sources = _checked_paths(await request.body(), _roots(request))
+        sources, valid_from = _checked_paths(await request.body(), _roots(request))
     store = _store(request)
-    job = store.create(sources, owner=principal)
+    job = store.create(sources, owner=principal, valid_from=valid_from)
     request.app.state.job_dispatcher.submit(job.id)
     return _accepted(request, store.get(job.id))
 
@@ -263,7 +265,9 @@ def retry_job(request: Request, job_id: JobId, principal: PrincipalDep) -> JSONR
             slug="nothing-to-retry",
             title="Nothing to retry",
         )
-    job = store.create(sources, owner=principal, retry_of=job_id)
+    job = store.create(
+        sources, owner=principal, retry_of=job_id, valid_from=store.get(job_id).valid_from
+    )
     request.app.state.job_dispatcher.submit(job.id)
     return _accepted(request, store.get(job.id))
 
@@ -288,8 +292,9 @@ def _too_large(request: Request, settings: Settings) -> JSONResponse:
     )
 
 
-def _checked_paths(body: bytes, roots: SourceRoots) -> list[str]:
-    """The real files the body's paths name (folders listed), all under a root."""
+def _checked_paths(body: bytes, roots: SourceRoots) -> tuple[list[str], str | None]:
+    """The real files the body's paths name (folders listed), all under a root, and the
+    day they apply from when the body gives one."""
     try:
         request = IngestPaths.model_validate_json(body or b"null")
     except ValidationError as e:
@@ -312,11 +317,14 @@ def _checked_paths(body: bytes, roots: SourceRoots) -> list[str]:
             files.extend(kept)
         else:
             files.append(str(real))
-    return list(dict.fromkeys(files))
+    return list(dict.fromkeys(files)), request.valid_from
 
 
-async def _save_uploads(request: Request, settings: Settings) -> list[str] | None:
-    """Store the uploaded files; None when they exceed the size limit (nothing kept)."""
+async def _save_uploads(
+    request: Request, settings: Settings
+) -> tuple[list[str], str | None] | None:
+    """Store the uploaded files; None when they exceed the size limit (nothing kept). With
+    the day they apply from, when the form gives one (`valid_from`)."""
     try:
         form = await request.form(max_files=_MAX_UPLOAD_FILES, max_fields=100)
     except Exception as e:  # starlette raises its own MultiPartException (400-worthy)
@@ -325,6 +333,8 @@ async def _save_uploads(request: Request, settings: Settings) -> list[str] | Non
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
         if not uploads:
             raise InvalidQuery("files", "multipart upload with one or more `files` parts")
+        day = form.get("valid_from")
+        valid_from = valid_day(day) if isinstance(day, str) and day else None
         batch = settings.data_dir / UPLOADS_DIR / uuid.uuid4().hex
         written = 0
         saved: list[str] = []
@@ -341,7 +351,7 @@ async def _save_uploads(request: Request, settings: Settings) -> list[str] | Non
                         return None
                     out.write(chunk)
             saved.append(str(target))
-        return saved
+        return saved, valid_from
     finally:
         await form.close()
 
