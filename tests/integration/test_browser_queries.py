@@ -28,7 +28,7 @@ pytestmark = pytest.mark.integration
 BROWSER = REPO / "cypher" / "browser"
 LINT_DIR = REPO / "tools" / "cypher-lint"
 S = f"{LAW}:s:"
-PARAMS = {"law": LAW, "section": "26", "from": "26", "to": "84"}
+PARAMS = {"law": LAW, "section": "26", "from": "26", "to": "84", "tenant": "default"}
 # The walk of 01 (structure and USES_TERM left out, see the file) and the links of 05.
 WALK_TYPES = {"REFERENCES", "PENALIZES", "PRESCRIBES", "DEFINES", "GRANTS_EXEMPTION",
               "EXEMPTS_FROM", "CITES_EXTERNAL", "ABOUT"}  # fmt: skip
@@ -65,7 +65,7 @@ def _distances(adj: dict[str, set[str]], start: str, limit: int) -> dict[str, in
 
 def test_every_saved_query_is_one_parameterised_statement() -> None:
     files = sorted(BROWSER.glob("*.cypher"))
-    assert len(files) == 7
+    assert len(files) == 8
     for path in files:
         text = path.read_text(encoding="utf-8")
         code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//"))
@@ -179,7 +179,7 @@ def test_saved_queries_parse_as_neo4j_5_cypher() -> None:
         "const out = {};"
         "for (const f of JSON.parse(process.argv[1])) {"
         "  const r = lintCypherQuery(readFileSync(f, 'utf8'),"
-        "    {parameters: {law: '', section: '', from: '', to: ''}});"
+        "    {parameters: {law: '', section: '', from: '', to: '', tenant: ''}});"
         "  const d = Array.isArray(r) ? r : (r.diagnostics ?? []);"
         "  out[f] = d.filter(x => x.severity === 1).map(x => x.message);"
         "}"

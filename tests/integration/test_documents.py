@@ -41,7 +41,7 @@ from services.core.documents import COLLECTION, document_counts
 from services.core.errors import GraphUnavailable
 from services.core.ingestion import ingest_paths
 from services.core.neo4j_local import LocalNeo4j, free_port
-from services.core.settings import Settings
+from services.core.settings import REPO_ROOT, Settings
 from tests.document_files import docx_bytes, pdf_bytes
 from tests.live_stack import PDPA, empty_store, wait_for
 
@@ -261,6 +261,13 @@ def test_pdpa_health_question_finds_the_policy_only_for_its_tenant(stack: Stack)
         # Statute edges never include a firm's passages, whoever asks.
         incoming = related["incoming"]
         assert all(e["kind"] != "passage" for edges in incoming.values() for e in edges)
+        # The Browser kit's query shows the policy citing s.26, for its tenant alone
+        browser = REPO_ROOT / "cypher" / "browser" / "08_documents_citing_section.cypher"
+        text = browser.read_text(encoding="utf-8")
+        rows = stack.graph.run_cypher(text, law=LAW, section="26", tenant="firm-a")
+        assert {r["document"] for r in rows} == {"Health-data policy"}
+        assert any("มาตรา ๒๖" in (r["cited_as"] or "") for r in rows), rows
+        assert stack.graph.run_cypher(text, law=LAW, section="26", tenant="firm-b") == []
     finally:
         stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
 
