@@ -6,6 +6,7 @@ from datetime import date
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
+from pydantic.json_schema import SkipJsonSchema
 
 # Generous transport limits; the semantic limits (query length after cleaning, top_k,
 # max_hops) are checked by the core so that the API, the CLI and MCP say the same thing.
@@ -390,7 +391,8 @@ class IngestUpload(BaseModel):
         min_length=1,
         description="One or more statute files, at most LEXGRAPH_MAX_UPLOAD_BYTES in all.",
     )
-    valid_from: IsoDay | None = Field(
+    # a form field is text: absent, or a day (never null)
+    valid_from: IsoDay | SkipJsonSchema[None] = Field(
         default=None, description="As for the JSON body: the day these texts apply from."
     )
 

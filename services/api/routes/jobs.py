@@ -333,8 +333,8 @@ async def _save_uploads(
         uploads = [v for v in form.getlist("files") if isinstance(v, UploadFile)]
         if not uploads:
             raise InvalidQuery("files", "multipart upload with one or more `files` parts")
-        day = form.get("valid_from")
-        valid_from = valid_day(day) if isinstance(day, str) and day else None
+        day = form.get("valid_from")  # given empty, or as a file, it is refused by name
+        valid_from = None if day is None else valid_day(day if isinstance(day, str) else "")
         batch = settings.data_dir / UPLOADS_DIR / uuid.uuid4().hex
         written = 0
         saved: list[str] = []
