@@ -9,6 +9,12 @@ The server retrieves; the agent reasons. Tools return JSON objects (also as text
 so `jq '.result.content[0].text | fromjson'` works) and raise `ToolError` with a hint the
 agent can act on when a key is unknown or a store is down.
 
+Scoped and audited as the HTTP routes are: the tools act for the principal of the
+request's key (services/api/security.py puts it on the request; in development the
+default tenant's admin), `search` returns that principal's visible passages of its firm's
+documents beside the sections, `get_related_sections` the visible documents citing the
+section, and both are audited (services/api/audit.py, `channel="mcp"`).
+
 Stateless (`stateless_http=True`): no MCP session lives in a replica, so any API replica
 behind the proxy can answer any request. The tools share the API's clients (built once in
 its lifespan) through the `clients` callable given to `mount_mcp`.
@@ -24,13 +30,16 @@ from typing import Any
 
 import anyio.to_thread
 from fastapi import FastAPI
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.server.transport_security import TransportSecuritySettings
+from starlette.requests import Request
 
-from services.api import metrics
+from services.api import audit, metrics
 from services.api.admission import SearchAdmission
-from services.core import retrieval
+from services.api.security import request_access
+from services.core import documents, retrieval
+from services.core.access import Principal
 from services.core.analysis import KeywordSource
 from services.core.errors import InvalidQuery, NotFound, Overloaded, StoreUnavailable
 from services.core.ports import Embedder, GraphStore, VectorIndex
@@ -71,10 +80,16 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
 
     @server.tool()
     async def search(
-        question: str, laws: list[str] | None = None, top_k: int = 5, as_of: str | None = None
+        ctx: Context,
+        question: str,
+        laws: list[str] | None = None,
+        top_k: int = 5,
+        as_of: str | None = None,
     ) -> dict[str, Any]:
         """Search the statutes for a question; returns sections with their text, how each
-        was reached in the citation graph, and related penalty/definition/exemption nodes.
+        was reached in the citation graph, and related penalty/definition/exemption nodes;
+        and `passages`, those of your firm's documents you may see that the question finds
+        or that cite a section returned.
 
         ALWAYS call this first for any legal question. Then, for the sections found, call
         get_related_sections to follow citations and get_penalties (with the section that
@@ -90,26 +105,38 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("search"):
             c = clients()
+            access = _access(ctx)
+            top_k = max(1, min(top_k, 20))
 
-            def run() -> retrieval.SearchResult:
-                return retrieval.search(
+            def run() -> dict[str, Any]:
+                result = retrieval.search(
                     question,
                     graph=c.graph,
                     vectors=c.vectors,
                     embedder=c.embedder,
                     settings=c.settings,
                     laws=laws,
-                    top_k=max(1, min(top_k, 20)),
+                    top_k=top_k,
                     mode="graph",
                     keywords=c.keywords,
                     as_of=as_of,
                 )
+                passages = documents.find_passages(
+                    result.query,
+                    [(s.key, s.label) for s in result.sections],
+                    access=access,
+                    stores=documents.Stores.of(c.graph, c.vectors, c.embedder),
+                    limit=top_k,
+                )
+                return _search_payload(result) | {"passages": passages}
 
             if c.admission is None:
-                result = await anyio.to_thread.run_sync(run)
+                payload = await anyio.to_thread.run_sync(run)
             else:
-                result = await c.admission.run(run, timeout_s=c.settings.store_timeout_s)
-            return _search_payload(result)
+                payload = await c.admission.run(run, timeout_s=c.settings.store_timeout_s)
+            ids = [p["key"] for p in payload["passages"]] + [s["key"] for s in payload["sections"]]
+            audit.record("search", access, ids=ids, channel="mcp")
+            return payload
 
     @server.tool()
     def get_section_text(
@@ -134,12 +161,13 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
 
     @server.tool()
     def get_related_sections(
-        section: str, law: str | None = None, as_of: str | None = None
+        ctx: Context, section: str, law: str | None = None, as_of: str | None = None
     ) -> dict[str, Any]:
         """The sections and nodes directly linked to one section, grouped by relationship
         type in both directions: what it cites (outgoing REFERENCES), what cites it
         (incoming REFERENCES/PENALIZES, e.g. penalty sections), the terms it defines or
-        uses, the exemptions it grants.
+        uses, the exemptions it grants; and `documents`, your firm's documents you may see
+        that cite it.
 
         Use it after search to walk the graph one hop at a time; follow the links that
         matter to the question, then read those sections with get_section_text.
@@ -149,7 +177,13 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """
         with _tool_call("get_related_sections"):
             law_id, number = _section_ref(section, law)
-            payload = lookups.related_sections(clients().graph, law_id, number, as_of)
+            access = _access(ctx)
+            graph = clients().graph
+            payload = lookups.related_sections(graph, law_id, number, as_of)
+            rows = documents.citing_passages([payload["key"]], access=access, graph=graph)
+            payload["documents"] = documents.by_document(rows)
+            audit.record("related", access, ids=[d["document"] for d in payload["documents"]],
+                         section=payload["key"], channel="mcp")  # fmt: skip
             payload["next_steps"] = (
                 "Read the linked sections that matter with get_section_text before citing."
             )
@@ -287,6 +321,14 @@ def _tool_call(tool: str) -> Iterator[None]:
         metrics.record_tool_call(tool, ok=False)
         raise
     metrics.record_tool_call(tool, ok=True)
+
+
+def _access(ctx: Context) -> Principal:
+    """The principal of the HTTP request carrying this tool call (see the module doc)."""
+    request = ctx.request_context.request
+    if not isinstance(request, Request):  # served only over streamable HTTP (mount_mcp)
+        raise ToolError("lexgraph's tools are served over HTTP only; no request came with this call")
+    return request_access(request)
 
 
 def _section_ref(section: str, law: str | None) -> tuple[str, str]:

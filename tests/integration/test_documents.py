@@ -14,7 +14,9 @@ settings (`LEXGRAPH_API_PRINCIPALS`), as in production.
   the top 10 of the same query over the documents the caller may see (a document-id
   filter the test computes from what it uploaded); the related reads list exactly the
   visible documents citing the section; and, in each single ranked list, no passage of
-  the caller's that a scope-free search ranks in the top 10 is missing.
+  the caller's that a scope-free search ranks in the top 10 is missing;
+- the MCP tools act for the key's principal: `search` and `get_related_sections` return
+  the tenant's policy to its readers and to no other tenant, and are audited.
 """
 
 from __future__ import annotations
@@ -29,9 +31,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import anyio
 import httpx
+import httpx2
 import pytest
 import uvicorn
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
 
 from services.api.deps import Clients
 from services.api.main import create_app
@@ -498,5 +504,59 @@ def test_a_replace_the_graph_refuses_leaves_the_document_as_it_was(stack: Stack)
         assert stack.counts() == before
         kept = stack.get("a-admin", f"/v1/documents/{doc}").json()
         assert kept["title"] == "Health-data policy" and kept["passages"][0]["label"] == "4.2"
+    finally:
+        stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
+
+
+# --- the MCP tools act for the key's principal -------------------------------------------
+
+
+async def _mcp_calls(stack: Stack, who: str, calls: list[tuple[str, dict[str, Any]]]) -> list[Any]:
+    async with (
+        httpx2.AsyncClient(timeout=120, headers=_headers(who)) as http,
+        streamable_http_client(stack.url + "/mcp", http_client=http) as streams,
+        ClientSession(streams[0], streams[1]) as session,
+    ):
+        await session.initialize()
+        results = [await session.call_tool(name, args) for name, args in calls]
+    for result in results:
+        assert result.is_error is False, result.content
+    return [result.structured_content for result in results]
+
+
+def test_mcp_tools_are_scoped_to_the_key_s_tenant_and_audited(
+    stack: Stack, caplog: pytest.LogCaptureFixture
+) -> None:
+    r = stack.upload("a-admin", "policy.md", POLICY.encode(), title="Health-data policy")
+    assert r.status_code == 201, r.text
+    doc = r.json()["id"]
+    calls = [
+        ("search", {"question": HEALTH_QUESTION, "top_k": 10}),
+        ("get_related_sections", {"section": S + "26"}),
+    ]
+    try:
+        searches = _audit_count(stack, "firm-a", "search")
+        with caplog.at_level(logging.INFO, logger="lexgraph.audit"):
+            mine, related = anyio.run(_mcp_calls, stack, "a-plain-reader", calls)
+        assert {S + "26", S + "84"} <= {s["key"] for s in mine["sections"]}
+        assert doc in {p["document"] for p in mine["passages"]}, mine["passages"]
+        assert [d["document"] for d in related["documents"]] == [doc]
+        events = [json.loads(r.getMessage()) for r in caplog.records if r.name == "lexgraph.audit"]
+        principal = "key:" + hashlib.sha256(_key("a-plain-reader").encode()).hexdigest()[:16]
+        search = next(e for e in events if e["action"] == "search")
+        assert (search["channel"], search["principal"], search["tenant"]) == (
+            "mcp", principal, "firm-a")  # fmt: skip
+        assert search["ids"] == [p["key"] for p in mine["passages"]] + [
+            s["key"] for s in mine["sections"]
+        ]
+        read = next(e for e in events if e["action"] == "related")
+        assert read["ids"] == [doc] and read["section"] == S + "26"
+        assert _audit_count(stack, "firm-a", "search") == searches + 1
+        theirs, their_related = anyio.run(_mcp_calls, stack, "b-admin", calls)
+        assert theirs["passages"] == [] and their_related["documents"] == []
+        # Without a key the endpoint is closed, as /v1 is.
+        bare = stack.client.post(stack.url + "/mcp", json={"jsonrpc": "2.0", "id": 1,
+                                                            "method": "tools/list"})  # fmt: skip
+        assert bare.status_code == 401
     finally:
         stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
