@@ -52,6 +52,9 @@ logger = logging.getLogger(__name__)
 COLLECTION = "passages"
 DOCUMENT_ID = re.compile(r"doc-[0-9a-f]{24}\Z")
 _MAX_TITLE_CHARS = 300
+# What citing a section the statute search returned adds to a passage's score, over the
+# section's rank (a vector hit adds 1 over its own rank).
+_CITING_WEIGHT = 0.5
 _EMBED_BATCH = 64
 
 
@@ -234,43 +237,53 @@ def find_passages(
     limit: int,
 ) -> list[dict[str, Any]]:
     """The caller's visible passages for a question: the best `limit` by hybrid vector
-    search (scope inside every prefetch), then the visible passages that cite the
-    sections the statute search returned (`sections`: (key, label) in rank order), each
-    with its kind and the path that reached it."""
+    search (scope inside every prefetch), and the best `limit` of the visible passages
+    that cite the sections the statute search returned (`sections`: (key, label) in rank
+    order; scope inside the Cypher), each with its kind and the paths that reached it. A
+    passage scores 1 / rank as a vector hit plus `_CITING_WEIGHT` / rank of each returned
+    section it cites."""
     embedding = stores.embedder.embed_query(question)
     hits = stores.vectors.hybrid_search(
         COLLECTION, embedding, limit=limit, where=access.vector_filter()
     )
-    published = _published(stores.graph)
-    found: dict[str, dict[str, Any]] = {}
-    if hits:
-        details = {
-            row["key"]: row
-            for row in stores.graph.run_read(
-                "document_passages",
-                keys=[h.key for h in hits],
-                published=published,
-                **access.cypher_params(),
-            )
-        }
-        for rank, hit in enumerate(hits):
-            row = details.get(hit.key)
-            if row is not None:  # a point whose passage a delete is removing right now
-                found[hit.key] = _passage_out(row, score=1.0 / (rank + 1), reached="vector",
-                                              path=f"[vector] {_name(row)}")  # fmt: skip
     labels = dict(sections)
-    rank_of = {key: i for i, (key, _) in enumerate(sections)}
-    for row in citing_passages(list(labels), access=access, graph=stores.graph):
-        via = f"{labels.get(row['section']) or row['section_label']} <-[CITES]- {_name(row)}"
-        score = 0.5 / (rank_of.get(row["section"], len(rank_of)) + 1)
-        entry = found.get(row["key"])
-        if entry is None:
-            found[row["key"]] = _passage_out(row, score=score, reached="cites", path=via)
+    if not hits and not labels:
+        return []
+    weight = {key: _CITING_WEIGHT / (i + 1) for i, key in enumerate(labels)}
+    rows = stores.graph.run_read(
+        "document_passages",
+        keys=[h.key for h in hits],
+        sections=list(labels),
+        weights=list(weight.values()),
+        published=_published(stores.graph),
+        limit=limit,
+        **access.cypher_params(),
+    )
+    vector_rank = {hit.key: rank for rank, hit in enumerate(hits)}
+    found: dict[str, dict[str, Any]] = {}
+    for row in rows:  # a vector hit whose passage a delete is removing right now is absent
+        if row["found_by_vector"]:
+            entry = _passage_out(row, score=1.0 / (vector_rank[row["key"]] + 1),
+                                 reached="vector", path=f"[vector] {_name(row)}")  # fmt: skip
         else:
-            entry["score"] += score
-            entry["paths"].append(via)
+            entry = _passage_out(row, score=0.0, reached="cites", path="")
+        _add_citing_paths(entry, row["cites"], labels, weight)
+        found[row["key"]] = entry
     ranked = sorted(found.values(), key=lambda p: (-p["score"], p["key"]))
     return [p | {"score": round(p["score"], 6)} for p in ranked]
+
+
+def _add_citing_paths(
+    entry: dict[str, Any], cites: Sequence[str], labels: Mapping[str, str],
+    weight: Mapping[str, float],
+) -> None:  # fmt: skip
+    """Add to a found passage the weight and path of each returned section it cites, in
+    the sections' order."""
+    paths = [] if entry["reached"] == "cites" else entry["paths"]
+    for key in sorted((k for k in set(cites) if k in weight), key=lambda k: -weight[k]):
+        entry["score"] += weight[key]
+        paths.append(f"{labels[key] or key} <-[CITES]- {_name(entry)}")
+    entry["paths"], entry["path"] = paths, paths[0] if paths else entry["path"]
 
 
 def document_counts(graph: GraphStore, key: str | None = None) -> dict[str, int]:

@@ -278,6 +278,42 @@ def test_pdpa_health_question_finds_the_policy_only_for_its_tenant(stack: Stack)
         stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
 
 
+def test_citing_passages_are_the_best_top_k_of_those_citing_the_returned_sections(
+    stack: Stack,
+) -> None:
+    """Many passages cite the sections a search returns: the answer holds the best `top_k`
+    of them (a passage citing two returned sections, or a higher-ranked one, first), each
+    with a path per section, beside the best `top_k` by the question's words."""
+    texts = [f"Invoices of client {i} are filed with the matter (s.26 PDPA)." for i in range(6)]
+    texts += ["Health files and fines (s.26 PDPA, s.84 PDPA).", "Fines only (s.84 PDPA)."]
+    docs: list[str] = []
+    try:
+        for i, text in enumerate(texts):
+            r = stack.upload("a-admin", f"memo-{i}.md", f"# Memo {i}\n\n## 1 Note\n\n{text}".encode(),
+                             title=f"Memo {i}")  # fmt: skip
+            assert r.status_code == 201, r.text
+            docs.append(r.json()["id"])
+        body = stack.search("a-admin", HEALTH_QUESTION, top_k=3)
+        rank = {s["key"]: i for i, s in enumerate(body["sections"])}
+        assert {S + "26", S + "84"} <= set(rank), list(rank)
+        passages = [p for p in body["passages"] if p["document"] in docs]
+        by_vector = [p for p in passages if p["reached"] == "vector"]
+        by_cites = [p for p in passages if p["reached"] == "cites"]
+        assert len(by_vector) == 3 and len(by_cites) == 3, passages
+        cited = {doc: ["26", "84"] if "s.84" in t and "s.26" in t else ["84"] if "s.84" in t
+                 else ["26"] for doc, t in zip(docs, texts, strict=True)}  # fmt: skip
+        weight = {doc: sum(0.5 / (rank[S + n] + 1) for n in cited[doc]) for doc in docs}
+        rest = sorted(set(docs) - {p["document"] for p in by_vector}, key=lambda d: (-weight[d], d))
+        assert [p["document"] for p in by_cites] == rest[:3]
+        for p in passages:
+            assert len([x for x in p["paths"] if "<-[CITES]-" in x]) == len(cited[p["document"]])
+        scores = [p["score"] for p in body["passages"]]
+        assert scores == sorted(scores, reverse=True)
+    finally:
+        for doc in docs:
+            stack.client.delete(f"{stack.url}/v1/documents/{doc}", headers=_headers("a-admin"))
+
+
 # --- the leak probe ----------------------------------------------------------------------
 
 TOPICS = [

@@ -340,6 +340,9 @@ class FakeGraphStore:
     def _q_document_citing_passages(self, **params: Any) -> list[dict[str, Any]]:
         return []  # the fake graph holds statutes only
 
+    def _q_document_passages(self, **params: Any) -> list[dict[str, Any]]:
+        return []  # the fake graph holds statutes only
+
     def _q_law_most_cited(
         self, law: str, law_version: str, published: list[str], limit: int
     ) -> list[dict[str, Any]]:
