@@ -149,10 +149,8 @@ class CompanionTuning(_Tuning):
 
     # x1.5 moves a fused score of ~0.5 (rank ~8 of the flat top 10) to ~0.75 (rank ~4).
     lift: float = Field(default=1.5, ge=1.0)
-    # Companions placed right after each section: one, so that one duty's companions do
-    # not crowd out the next seed; the others keep their own place (4, as many as PDPA
-    # s.29's penalty sections, lost five PDPA questions: docs/quality.md, "Completion").
-    max_per_section: int = Field(default=1, ge=0)
+    # PDPA s.29 is punished by four sections (83, 84, 86, 87), the most.
+    max_per_section: int = Field(default=4, ge=0)
 
 
 class PartDefinitionTuning(_Tuning):
