@@ -260,30 +260,19 @@ def find_passages(
         **access.cypher_params(),
     )
     vector_rank = {hit.key: rank for rank, hit in enumerate(hits)}
-    found: dict[str, dict[str, Any]] = {}
+    found = []
     for row in rows:  # a vector hit whose passage a delete is removing right now is absent
+        cited = sorted((k for k in set(row["cites"]) if k in weight), key=lambda k: -weight[k])
+        via = [f"{labels[k] or k} <-[CITES]- {_name(row)}" for k in cited]
         if row["found_by_vector"]:
-            entry = _passage_out(row, score=1.0 / (vector_rank[row["key"]] + 1),
-                                 reached="vector", path=f"[vector] {_name(row)}")  # fmt: skip
+            score, reached = 1.0 / (vector_rank[row["key"]] + 1), "vector"
+            via.insert(0, f"[vector] {_name(row)}")
         else:
-            entry = _passage_out(row, score=0.0, reached="cites", path="")
-        _add_citing_paths(entry, row["cites"], labels, weight)
-        found[row["key"]] = entry
-    ranked = sorted(found.values(), key=lambda p: (-p["score"], p["key"]))
+            score, reached = 0.0, "cites"
+        score = sum((weight[k] for k in cited), score)
+        found.append(_passage_out(row, score=score, reached=reached, paths=via))
+    ranked = sorted(found, key=lambda p: (-p["score"], p["key"]))
     return [p | {"score": round(p["score"], 6)} for p in ranked]
-
-
-def _add_citing_paths(
-    entry: dict[str, Any], cites: Sequence[str], labels: Mapping[str, str],
-    weight: Mapping[str, float],
-) -> None:  # fmt: skip
-    """Add to a found passage the weight and path of each returned section it cites, in
-    the sections' order."""
-    paths = [] if entry["reached"] == "cites" else entry["paths"]
-    for key in sorted((k for k in set(cites) if k in weight), key=lambda k: -weight[k]):
-        entry["score"] += weight[key]
-        paths.append(f"{labels[key] or key} <-[CITES]- {_name(entry)}")
-    entry["paths"], entry["path"] = paths, paths[0] if paths else entry["path"]
 
 
 def document_counts(graph: GraphStore, key: str | None = None) -> dict[str, int]:
@@ -458,7 +447,7 @@ def _name(row: Mapping[str, Any]) -> str:
 
 
 def _passage_out(
-    row: Mapping[str, Any], *, score: float, reached: str, path: str
+    row: Mapping[str, Any], *, score: float, reached: str, paths: list[str]
 ) -> dict[str, Any]:
     return {
         "kind": "passage",
@@ -470,6 +459,6 @@ def _passage_out(
         "text": row.get("text", ""),
         "score": score,
         "reached": reached,
-        "path": path,
-        "paths": [path],
+        "path": paths[0],
+        "paths": paths,
     }
