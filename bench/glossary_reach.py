@@ -1,11 +1,13 @@
 """How many of the project's gold questions each glossary entry reaches (issue 22, item 6):
-an entry that matches exactly one question was written for that question, a fit rather
-than a mechanism. Prints, per glossary, the entries reaching no question, one, and more;
-`--prune` removes the one-question entries from `data/glossary/*.json` (each file keeps
-its layout, one entry per line).
+an entry that matches exactly one question may have been written for it, a fit rather
+than a mechanism (a crude sign: everyday words reach one question too; docs/quality.md,
+"glossaries pruned"). Prints, per glossary, the entries reaching no question, one, and
+more; `--verbose` lists the one-question entries; `--prune` removes them from
+`data/glossary/*.json` (each file keeps its layout, one entry per line).
 
-    python bench/glossary_reach.py            # counts, and the one-question entries
-    python bench/glossary_reach.py --prune    # remove them
+    python bench/glossary_reach.py             # counts
+    python bench/glossary_reach.py --verbose   # and the one-question entries
+    python bench/glossary_reach.py --prune     # remove them
 
 The questions are every file of tests/fixtures/eval/ (dev, probe, long and CI sets, tuning
 and check parts alike: an entry that serves one question of any of them is a fit), matched
