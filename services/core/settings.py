@@ -151,6 +151,10 @@ class CompanionTuning(_Tuning):
     lift: float = Field(default=1.5, ge=1.0)
     # PDPA s.29 is punished by four sections (83, 84, 86, 87), the most.
     max_per_section: int = Field(default=4, ge=0)
+    # Of those, the strongest of each pattern only (the section punishing it, the penal
+    # section citing it...): PDPA s.26 keeps s.84 (PENALIZES) and s.79 (cites it, punishes),
+    # and one duty's penalties cannot fill the top 10 (docs/quality.md, "one per pattern").
+    max_per_pattern: int = Field(default=1, ge=1)
 
 
 class PartDefinitionTuning(_Tuning):
@@ -332,7 +336,6 @@ class Settings(BaseSettings):
     # children report through PROMETHEUS_MULTIPROC_DIR (services/worker/metrics.py).
     worker_metrics_host: str = "127.0.0.1"
     worker_metrics_port: int = 9540
-
 
     def source_root_paths(self) -> list[Path]:
         """The configured source roots, or the environment's default (see above)."""

@@ -163,6 +163,23 @@ def test_completion_places_a_companion_right_after_the_section_it_completes():
     assert penalty.follows == pytest.approx(0.9 * 0.6) and penalty.score == penalty.follows
 
 
+def test_completion_takes_the_strongest_companion_of_each_pattern():
+    duty = Candidate(key("29"), "section", vector=0.9)
+    other = Candidate(key("30"), "section", vector=0.5)
+    penalties = [Candidate(key(n), "section", walk=0.1 * i) for i, n in enumerate(("83", "84"))]
+    citing_penalty = Candidate(key("79"), "section", walk=0.05)
+    links = {key("29"): [(key("83"), 0, PENALTY_PATHS[0].steps), (key("84"), 0, PENALTY_PATHS[0].steps),
+                         (key("79"), 1, PENALTY_PATHS[1].steps)]}  # fmt: skip
+    ctx = context(
+        candidates={c.key: c for c in (duty, other, *penalties, citing_penalty)},
+        ranked=[duty, other, *penalties, citing_penalty],
+        companions=links,
+    )
+    Completion().run(ctx)
+    # s.84, the stronger of the two punishing s.29, and s.79 follow it; s.83 keeps its place
+    assert [c.key for c in ctx.ranked] == [key(n) for n in ("29", "84", "79", "30", "83")]
+
+
 def test_seed_evidence_puts_an_anchor_from_below_the_lists_under_the_weakest_hit():
     hits = {key("1"): Candidate(key("1"), "section", vector=1.0),
             key("2"): Candidate(key("2"), "section", vector=0.4)}  # fmt: skip

@@ -113,7 +113,8 @@ class Completion(Stage):
     """Put each section's companions right after it, in rank order: the violated section
     and the section that punishes it are read together, so they are returned together,
     however far apart their own scores put them. A companion keeps its own place when it
-    already ranks higher; at most `max_per_section` per section. Its score comes from the
+    already ranks higher; at most `max_per_section` per section and `max_per_pattern` of
+    each pattern (a section punished by four follows with the strongest). Its score comes from the
     section it follows: one hop's decay below it (its own evidence may be none, an
     anchor's edge)."""
 
@@ -124,6 +125,7 @@ class Completion(Stage):
         if not ctx.companions:
             return
         cap = ctx.tuning.companions.max_per_section
+        per_pattern = ctx.tuning.companions.max_per_pattern
         decay = ctx.tuning.walk.hop_decay
         order: list[Candidate] = []
         placed: set[str] = set()
@@ -140,7 +142,13 @@ class Completion(Stage):
                 if key in ctx.candidates and key not in placed
             ]
             links.sort(key=lambda link: (link[0], -link[1].score, link[1].key))  # direct first
-            for _, companion, steps in links[:cap]:
+            taken: dict[int, int] = defaultdict(int)  # pattern strength -> placed
+            for strength, companion, steps in links:
+                if sum(taken.values()) == cap:
+                    break
+                if taken[strength] == per_pattern:
+                    continue
+                taken[strength] += 1
                 if not companion.seed_source and not companion.steps:
                     companion.steps = steps  # say which section it completes
                 companion.follows = max(companion.follows, candidate.score * decay)
