@@ -153,7 +153,7 @@ class CompanionTuning(_Tuning):
     max_per_section: int = Field(default=4, ge=0)
     # Of those, the strongest of each pattern only (the section punishing it, the penal
     # section citing it...): PDPA s.26 keeps s.84 (PENALIZES) and s.79 (cites it, punishes),
-    # and one duty's penalties cannot fill the top 10 (docs/quality.md, "one per pattern").
+    # and one duty's penalties cannot fill the top 10 (docs/quality.md).
     max_per_pattern: int = Field(default=1, ge=1)
 
 

@@ -114,9 +114,9 @@ class Completion(Stage):
     and the section that punishes it are read together, so they are returned together,
     however far apart their own scores put them. A companion keeps its own place when it
     already ranks higher; at most `max_per_section` per section and `max_per_pattern` of
-    each pattern (a section punished by four follows with the strongest). Its score comes from the
-    section it follows: one hop's decay below it (its own evidence may be none, an
-    anchor's edge)."""
+    each pattern (a section punished by four is followed by the best-scored of them). Its
+    score comes from the section it follows: one hop's decay below it (its own evidence may
+    be none, an anchor's edge)."""
 
     name = "completion"
     optional = True
