@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby, islice
 
 from ingest.graph import RelType
 from services.core.retrieval.context import SearchContext
@@ -142,13 +143,12 @@ class Completion(Stage):
                 if key in ctx.candidates and key not in placed
             ]
             links.sort(key=lambda link: (link[0], -link[1].score, link[1].key))  # direct first
-            taken: dict[int, int] = defaultdict(int)  # pattern strength -> placed
-            for strength, companion, steps in links:
-                if sum(taken.values()) == cap:
-                    break
-                if taken[strength] == per_pattern:
-                    continue
-                taken[strength] += 1
+            strongest = [
+                link
+                for _, of_pattern in groupby(links, key=lambda link: link[0])
+                for link in islice(of_pattern, per_pattern)
+            ]
+            for _, companion, steps in strongest[:cap]:
                 if not companion.seed_source and not companion.steps:
                     companion.steps = steps  # say which section it completes
                 companion.follows = max(companion.follows, candidate.score * decay)
