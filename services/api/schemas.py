@@ -438,6 +438,14 @@ class JobOut(BaseModel):
     valid_from: str | None = Field(
         default=None, description="The day the job's texts apply from, when it was given."
     )
+    kind: Literal["laws", "document"] = Field(
+        default="laws",
+        description="laws (a bulk ingestion), or document (one upload of POST/PUT "
+        "/v1/documents: its one law entry is the document, its sections its passages)",
+    )
+    document: dict[str, str] | None = Field(
+        default=None, description="A document job's document: {id}."
+    )
     links: dict[str, str] | None = None
     check: dict[str, Any] | None = Field(
         default=None,

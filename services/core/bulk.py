@@ -1,5 +1,7 @@
 """Bulk ingestion jobs: plan a job (read its sources, record its laws, fan out one unit of
-work per law) and run one law under the publish protocol (services/core/publish.py).
+work per law) and run one law under the publish protocol (services/core/publish.py). A
+document job (services/core/document_jobs.py) has one unit, a firm's document, run by the
+same `run_unit` under the same lease and orphan reaper.
 
 The Celery tasks (`lexgraph.ingest_corpus`, `lexgraph.ingest_law`) are thin wrappers over
 `plan_job` and `run_law`; without a broker the API runs the same two functions in a
@@ -43,6 +45,7 @@ log = logging.getLogger(__name__)
 SOURCE_SUFFIXES = (".md", ".markdown", ".txt", ".json", ".jsonl")
 INGEST_CORPUS_TASK = "lexgraph.ingest_corpus"
 INGEST_LAW_TASK = "lexgraph.ingest_law"
+INGEST_DOCUMENT_TASK = "lexgraph.ingest_document"
 # Seconds a law's lease lives without renewal (renewed every LEASE_S / 3 while it runs).
 LEASE_S = 30.0
 # Seconds between passes of the orphan reaper (`requeue_orphans`): a dead runner's law is
@@ -63,6 +66,8 @@ class JobDispatcher(Protocol):
     def submit_law(self, job_id: str, law_id: str, source: str) -> None: ...
 
     def submit_finish(self, job_id: str) -> None: ...
+
+    def submit_document(self, job_id: str) -> None: ...
 
 
 def file_name(source: str) -> str:
@@ -96,6 +101,9 @@ class CeleryJobDispatcher:
     def submit_finish(self, job_id: str) -> None:
         self._send(FINISH_JOB_TASK, args=[job_id])
 
+    def submit_document(self, job_id: str) -> None:
+        self._send(INGEST_DOCUMENT_TASK, args=[job_id])
+
 
 class InlineJobDispatcher:
     """No broker: run jobs in one background thread of this process, law after law."""
@@ -123,6 +131,9 @@ class InlineJobDispatcher:
     def submit_finish(self, job_id: str) -> None:
         finish_job(job_id, jobs=self._jobs, deps=self._deps)
 
+    def submit_document(self, job_id: str) -> None:
+        self._pool.submit(self._run_document, job_id)
+
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
@@ -132,6 +143,16 @@ class InlineJobDispatcher:
         except Exception:  # a background thread has nobody to raise to
             log.exception("job %s failed", job_id)
             self._jobs.fail_job(job_id, "internal error; see the API log")
+
+    def _run_document(self, job_id: str) -> None:
+        from services.core.document_jobs import run_document
+
+        try:
+            run_document(
+                job_id, jobs=self._jobs, deps=self._deps, dispatcher=self, final_attempt=True
+            )
+        except Exception:  # run_unit records failures; this is for the job store itself
+            log.exception("document job %s failed", job_id)
 
 
 def expand_sources(paths: Iterable[str]) -> list[str]:
@@ -259,46 +280,70 @@ def run_law(
     final_attempt: bool,
     sleep: Callable[[float], None] = time.sleep,
 ) -> LawOutcome | None:
-    """Ingest one law of a job. A store error (a store that does not answer, or one that
-    fails a statement it ran before, such as a transient error or a deadlock between
-    two writers) is retried here with back-off (`LAW_RETRY_DELAYS_S`); one that persists
-    raises StoreUnavailable (retried by the queue) unless this is the final attempt. Any
-    other failure, and a final one, is recorded on the job and in the dead-letter list."""
+    """Ingest one law of a job (`run_unit`)."""
+    return run_unit(
+        job_id,
+        law_id,
+        source,
+        lambda: _ingest(law_id, source, deps, jobs.get(job_id)),
+        jobs=jobs,
+        dispatcher=dispatcher,
+        final_attempt=final_attempt,
+        sleep=sleep,
+    )
+
+
+def run_unit(
+    job_id: str,
+    unit_id: str,
+    source: str,
+    work: Callable[[], LawOutcome],
+    *,
+    jobs: RedisJobStore,
+    dispatcher: JobDispatcher,
+    final_attempt: bool,
+    sleep: Callable[[float], None] = time.sleep,
+    progress_reported: bool = False,
+) -> LawOutcome | None:
+    """Run one unit of a job (a law, or a document: services/core/document_jobs.py) once,
+    under its lease: `work()` must be idempotent. A store error (a store that does not
+    answer, or one that fails a statement it ran before, such as a transient error or a
+    deadlock between two writers) is retried here with back-off (`LAW_RETRY_DELAYS_S`);
+    one that persists raises StoreUnavailable (retried by the queue) unless this is the
+    final attempt. Any other failure, and a final one, is recorded on the job and in the
+    dead-letter list."""
     if jobs.cancel_requested(job_id):
-        _finished(jobs, dispatcher, job_id, law_id, status="cancelled", source=source)
+        _finished(jobs, dispatcher, job_id, unit_id, status="cancelled", source=source)
         return None
-    if not jobs.start_law(job_id, law_id, source):
+    if not jobs.start_law(job_id, unit_id, source):
         return None  # already final: a redelivered task
     owner = uuid.uuid4().hex
-    if not jobs.take_lease(job_id, law_id, owner, LEASE_S):
-        raise LawBusy(f"law {law_id} of job {job_id} is running elsewhere")
+    if not jobs.take_lease(job_id, unit_id, owner, LEASE_S):
+        raise LawBusy(f"{unit_id} of job {job_id} is running elsewhere")
     outcome: LawOutcome | None = None
     try:
-        with _lease_renewed(jobs, job_id, law_id, owner):
-            outcome = _with_retries(
-                lambda: _ingest(law_id, source, deps, jobs.get(job_id)),
-                law_id,
-                sleep=sleep,
-            )
+        with _lease_renewed(jobs, job_id, unit_id, owner):
+            outcome = _with_retries(work, unit_id, sleep=sleep)
     except StoreUnavailable as e:
         if not final_attempt:
             raise
-        fail_law(jobs, dispatcher, job_id, law_id, source, e)
+        fail_law(jobs, dispatcher, job_id, unit_id, source, e)
     except (LexgraphError, InvalidSource, ValueError, KeyError) as e:
-        fail_law(jobs, dispatcher, job_id, law_id, source, e)
-    except Exception as e:  # a bug on one law must not leave the job waiting forever
-        log.exception("job %s: law %s raised", job_id, law_id)
-        fail_law(jobs, dispatcher, job_id, law_id, source, e)
+        fail_law(jobs, dispatcher, job_id, unit_id, source, e)
+    except Exception as e:  # a bug on one unit must not leave the job waiting forever
+        log.exception("job %s: %s raised", job_id, unit_id)
+        fail_law(jobs, dispatcher, job_id, unit_id, source, e)
     if outcome is not None:
         _finished(
             jobs,
             dispatcher,
             job_id,
-            law_id,
+            unit_id,
             status=outcome.status,
             source=source,
             sections=outcome.sections,
             version=outcome.version,
+            progress_reported=progress_reported,
         )
     return outcome
 
@@ -321,8 +366,11 @@ def requeue_orphans(
         if not jobs.seen_unleased_before(job_id, entry.law_id, interval_s * 2.5):
             continue
         if jobs.requeue_law(job_id, entry.law_id):
-            log.warning("job %s: law %s lost its runner; queued again", job_id, entry.law_id)
-            dispatcher.submit_law(job_id, entry.law_id, entry.source)
+            log.warning("job %s: %s lost its runner; queued again", job_id, entry.law_id)
+            if jobs.get(job_id).kind == "document":
+                dispatcher.submit_document(job_id)
+            else:
+                dispatcher.submit_law(job_id, entry.law_id, entry.source)
             requeued.append((job_id, entry.law_id))
     return requeued
 
@@ -354,12 +402,22 @@ def finish_job(job_id: str, *, jobs: RedisJobStore, deps: LawDeps) -> None:
         return
     entries = jobs.laws(job_id)
     loaded = sorted(e.law_id for e in entries if e.status in ("succeeded", "unchanged"))
-    if loaded:
+    if loaded and job.kind == "laws":
         jobs.set_check(job_id, _relink_and_check(job_id, loaded, deps.graph))
+    if job.document is not None:  # a document job's upload is not kept once it is final
+        _remove_upload(Path(job.document["path"]))
     if any(e.status == "succeeded" for e in entries):
         optimize_vectors(deps.vectors)
     jobs.complete(job_id)
     log.info("job %s finished", job_id)
+
+
+def _remove_upload(path: Path) -> None:
+    path.unlink(missing_ok=True)
+    try:
+        path.parent.rmdir()
+    except OSError:
+        pass  # not empty, or gone already
 
 
 def _build(law: Law, corpus: Any) -> LawGraph:
@@ -457,7 +515,7 @@ def _finished(
     jobs: RedisJobStore, dispatcher: JobDispatcher, job_id: str, law_id: str, **kw: Any
 ) -> None:
     recorded = jobs.finish_law(job_id, law_id, **kw)
-    if recorded and kw.get("status") == "succeeded":
+    if recorded and kw.get("status") == "succeeded" and not kw.get("progress_reported"):
         telemetry.record_sections_ingested(int(kw.get("sections", 0)))
     elif recorded and kw.get("status") == "failed":
         telemetry.record_dead_letter(INGEST_LAW_TASK)

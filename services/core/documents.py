@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -30,6 +30,7 @@ from typing import Any
 from ingest.documents import (
     ParsedDocument,
     PassageText,
+    document_format,
     named_laws,
     read_citations,
     read_document,
@@ -77,13 +78,13 @@ class Stores:
 
     @classmethod
     def of(cls, graph: GraphStore, vectors: VectorIndex, embedder: Embedder) -> Stores:
-        """The stores for documents; a vector index that cannot filter by payload (the
-        workers' remote one) is refused rather than searched without the caller's scope."""
+        """The stores for documents; a vector index that cannot filter by payload is
+        refused rather than searched without the caller's scope."""
         scoped = scoped_vectors(vectors)
         if scoped is None:
             raise ConfigurationError(
-                f"{type(vectors).__name__} cannot filter by payload: documents need the "
-                "vector index this process owns (qdrant-edge or a Qdrant server)"
+                f"{type(vectors).__name__} cannot filter by payload: documents need one "
+                "that does (qdrant-edge, a Qdrant server or the vector owner's endpoint)"
             )
         return cls(graph, scoped, embedder)
 
@@ -96,15 +97,13 @@ def store_document(
     max_chars: int = 1200,
     max_passages: int = 5000,
     replace: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, Any]:
     """Store a new document (or, with `replace`, new contents of that one); returns the
     document as `get_document` does, plus `created`/`changed` and `unresolved` (the
-    citations that name no published section)."""
-    access.require("editor", "uploading a document")
-    title, day = _check_metadata(upload)
-    scopes = access.grantable(upload.scopes)
-    sha256 = hashlib.sha256(upload.data).hexdigest()
-    key = _target_key(replace, sha256, access, stores.graph, scopes)
+    citations that name no published section). `progress(done, total)` hears of the
+    passages embedded so far."""
+    key, sha256, title, day, scopes = _checked(upload, access, stores.graph, replace)
     existing = _owner(stores.graph, key)
     if existing and _unchanged(existing, sha256, title, day, scopes, replacing=replace is not None):
         return get_document(key, access=access, graph=stores.graph) | {
@@ -113,7 +112,7 @@ def store_document(
     parsed = _parse(upload, max_chars, max_passages)
     published = _published(stores.graph)
     rows, unresolved = _passage_rows(key, parsed, stores.graph, published)
-    points = _points(key, sha256, access.tenant, scopes, title, rows, stores.embedder)
+    points = _points(key, sha256, access.tenant, scopes, title, rows, stores.embedder, progress)
     document = {
         "key": key, "tenant": access.tenant, "scopes": scopes, "title": title, "date": day,
         "sha256": sha256, "filename": upload.filename[:200], "format": parsed.format,
@@ -124,6 +123,30 @@ def store_document(
     return get_document(key, access=access, graph=stores.graph) | {
         "created": existing is None, "changed": True, "unresolved": unresolved
     }  # fmt: skip
+
+
+def document_key(
+    upload: Upload, *, access: Principal, graph: GraphStore, replace: str | None = None
+) -> str:
+    """The id `store_document` will write, after the checks it makes before reading the
+    file (role, format by name, metadata, scopes, the replaced document's visibility):
+    what an upload handed to the job queue is checked with and answered by."""
+    return _checked(upload, access, graph, replace)[0]
+
+
+def _checked(
+    upload: Upload, access: Principal, graph: GraphStore, replace: str | None
+) -> tuple[str, str, str, str, list[str]]:
+    """Key, SHA-256, title, day and scopes of an upload this principal may write."""
+    access.require("editor", "uploading a document")
+    try:
+        document_format(upload.filename)
+    except InvalidSource as e:
+        raise InvalidQuery("file", f"{e.path!r} {e.problem}") from None
+    title, day = _check_metadata(upload)
+    scopes = access.grantable(upload.scopes)
+    sha256 = hashlib.sha256(upload.data).hexdigest()
+    return _target_key(replace, sha256, access, graph, scopes), sha256, title, day, scopes
 
 
 def _write(
@@ -426,6 +449,7 @@ def _points(
     title: str,
     rows: list[dict[str, Any]],
     embedder: Embedder,
+    progress: Callable[[int, int], None] | None,
 ) -> list[VectorPoint]:
     """One point per passage; the document's title leads its text, as a heading would."""
     points: list[VectorPoint] = []
@@ -438,6 +462,8 @@ def _points(
                 "version": sha256[:16], "label": row["label"],
             }  # fmt: skip
             points.append(VectorPoint(key=row["key"], embedding=embedding, payload=payload))
+        if progress is not None:
+            progress(len(points), len(rows))
     return points
 
 

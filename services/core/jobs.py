@@ -5,7 +5,10 @@ Celery task each. Redis keys (prefix `lexgraph:`):
 
 - `job:<id>`        hash: state, timestamps, sources (JSON), laws/sections totals, cancel flag,
                     owner (the principal that submitted it; only it sees the job),
-                    deleted (its owner deleted it: it reads as unknown through the API)
+                    deleted (its owner deleted it: it reads as unknown through the API),
+                    kind ("laws", or "document": one upload of a firm's document, whose
+                    one unit is the document and whose sections are its passages) and,
+                    for a document job, document (JSON: what storing it needs)
 - `job:<id>:laws`   hash: law id -> JSON {status, source, sections, version, error}
 - `jobs`            sorted set of job ids by creation time
 - `deadletter`      hash: "<job id>|<law id>" -> JSON {job_id, law_id, source, error, at}
@@ -156,6 +159,9 @@ class Job:
     check: dict[str, Any] | None = None
     # The day its texts apply from (ISO), kept beside the laws' earlier texts (publish.py)
     valid_from: str | None = None
+    kind: str = "laws"  # or "document" (services/core/document_jobs.py)
+    # A document job's upload: its id, file, metadata and uploader (never shown as such)
+    document: dict[str, Any] | None = None
 
     @property
     def eta_s(self) -> float | None:
@@ -191,6 +197,8 @@ class Job:
             "errors": dict(self.errors),
             "check": self.check,
             "valid_from": self.valid_from,
+            "kind": self.kind,
+            "document": {"id": self.document["key"]} if self.document else None,
         }
 
 
@@ -242,7 +250,10 @@ class RedisJobStore:
         owner: str = "",
         retry_of: str | None = None,
         valid_from: str | None = None,
+        document: Mapping[str, Any] | None = None,
     ) -> Job:
+        """A queued job over `sources`; with `document`, a document job (its one unit is
+        planned at once, under the document's key)."""
         job_id = uuid.uuid4().hex
         now = time.time()
         record = {
@@ -261,9 +272,19 @@ class RedisJobStore:
             record["retry_of"] = retry_of
         if valid_from:
             record["valid_from"] = valid_from
+        if document is not None:
+            record |= {
+                "kind": "document",
+                "document": json.dumps(dict(document), ensure_ascii=False),
+                "laws_total": "1",
+                "fanned_out": "1",
+            }
         with self._guard():
             pipe = self._r.pipeline()
             pipe.hset(_job_key(job_id), mapping=cast(Any, record))
+            if document is not None:
+                unit = LawEntry(str(document["key"]), "pending", str(document["path"]))
+                pipe.hset(_laws_key(job_id), unit.law_id, _entry_json(unit))
             pipe.zadd(_PREFIX + "jobs", {job_id: now})
             pipe.execute()
         return self.get(job_id)
@@ -365,11 +386,15 @@ class RedisJobStore:
         sections: int = 0,
         version: str | None = None,
         error: str | None = None,
+        progress_reported: bool = False,
     ) -> int:
         """Record a law's final status once: 0 already final, 1 recorded, 2 recorded and
-        every law of the job is final (time to `complete` it)."""
+        every law of the job is final (time to `complete` it). With `progress_reported`,
+        its sections were counted as they went (`report_progress`): not again here."""
         entry = LawEntry(law_id, status, source, sections, version, error)
         counted = sections if status in ("succeeded", "unchanged") else 0
+        if progress_reported:
+            counted = 0
         dead_field, dead_json = "", ""
         if status == "failed":
             dead_field = f"{job_id}|{law_id}"
@@ -395,6 +420,13 @@ class RedisJobStore:
         if dead_field and done:
             telemetry.record_dead_letter("lexgraph.ingest_law")
         return int(done)
+
+    def report_progress(self, job_id: str, done: int, total: int) -> None:
+        """A document job's passages embedded so far, of `total` (a rerun starts again)."""
+        with self._guard():
+            self._r.hset(
+                _job_key(job_id), mapping={"sections_total": str(total), "sections_done": str(done)}
+            )
 
     def set_check(self, job_id: str, result: Mapping[str, Any]) -> None:
         """Keep the cross-law check of a job's laws (services/core/links.py) on the job."""
@@ -658,4 +690,6 @@ def _job_from(raw: Mapping[str, str], laws: Mapping[str, str]) -> Job:
         deleted=raw.get("deleted") == "1",
         check=json.loads(raw["check"]) if raw.get("check") else None,
         valid_from=raw.get("valid_from") or None,
+        kind=raw.get("kind") or "laws",
+        document=json.loads(raw["document"]) if raw.get("document") else None,
     )

@@ -111,8 +111,8 @@ class VectorIndex(Protocol):
 class ScopedVectorIndex(VectorIndex, Protocol):
     """A vector index that can filter by any payload field, inside every prefetch: what
     a firm's documents need (the "passages" collection, services/core/documents.py).
-    The stores the API owns are; the workers' remote index is not (workers never touch
-    documents)."""
+    Every index here is: qdrant-edge, a Qdrant server and the workers' remote index (a
+    document job's worker stores and deletes passages, services/core/document_jobs.py)."""
 
     def hybrid_search(
         self,

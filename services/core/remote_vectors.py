@@ -79,8 +79,13 @@ def decode_point(data: Mapping[str, Any]) -> VectorPoint:
     return VectorPoint(key=data["key"], embedding=decode_embedding(data), payload=data["payload"])
 
 
+def _where(where: Mapping[str, Sequence[str]]) -> dict[str, list[str]]:
+    return {field: list(values) for field, values in where.items()}
+
+
 class RemoteVectorIndex:
-    """`ports.VectorIndex` backed by the vector-owning process's internal endpoint."""
+    """`ports.ScopedVectorIndex` backed by the vector-owning process's internal endpoint
+    (a worker storing a firm's document filters and deletes by payload)."""
 
     def __init__(self, base_url: str, token: str, *, timeout_s: float = 60.0) -> None:
         self._client = httpx.Client(
@@ -127,6 +132,7 @@ class RemoteVectorIndex:
         mode: str = "hybrid",
         law_versions: Sequence[str] | None = None,
         exclude_law_versions: Sequence[str] | None = None,
+        where: Mapping[str, Sequence[str]] | None = None,
     ) -> list[VectorHit]:
         body = {
             "query": encode_embedding(query),
@@ -138,6 +144,7 @@ class RemoteVectorIndex:
             "exclude_law_versions": (
                 list(exclude_law_versions) if exclude_law_versions is not None else None
             ),
+            "where": _where(where) if where is not None else None,
         }
         hits = self._post(f"/{collection}/search", body)["hits"]
         return [VectorHit(key=h["key"], score=h["score"], payload=h["payload"]) for h in hits]
@@ -147,6 +154,12 @@ class RemoteVectorIndex:
     ) -> int:
         body = {"law_id": law_id, "version": version}
         return int(self._post(f"/{collection}/count", body)["count"])
+
+    def count_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> int:
+        return int(self._post(f"/{collection}/count_where", {"where": _where(where)})["count"])
+
+    def delete_where(self, collection: str, where: Mapping[str, Sequence[str]]) -> None:
+        self._post(f"/{collection}/delete_where", {"where": _where(where)})
 
     def ping(self) -> None:
         self._post("/ping", {})

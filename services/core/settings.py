@@ -289,6 +289,9 @@ class Settings(BaseSettings):
     # (a policy clause or two; long enough to keep a citation with what it says).
     document_passage_chars: int = Field(default=1200, ge=200, le=20_000)
     document_max_passages: int = Field(default=5000, ge=1)
+    # Uploads larger than this go through the job queue (202 and a job to follow) rather
+    # than being stored within the request, whose embedding a long document outlasts.
+    document_inline_max_bytes: int = Field(default=1024 * 1024, ge=0)
     open_ops_endpoints: bool = True  # /healthz, /readyz, /metrics without a key
     store_timeout_s: float = 2.0
     max_upload_bytes: int = 20 * 1024 * 1024

@@ -6,6 +6,8 @@
   protocol.
 - `lexgraph.finish_job(job_id)`: once every law is final, resolve the job's cross-law
   citations once more, check them (the job's `check`) and set the job's final state.
+- `lexgraph.ingest_document(job_id)`: store the firm's document a document job holds
+  (services/core/document_jobs.py), then finish the job as above.
 
 A store error is retried inside the task first (bulk.LAW_RETRY_DELAYS_S), then by the
 queue with exponential back-off (2, 4, 8, ... s, at most 60 s, 6 tries); bad input: no
@@ -26,7 +28,7 @@ from typing import Any
 
 from celery import Task, signals
 
-from services.core import bulk
+from services.core import bulk, document_jobs
 from services.core.errors import StoreUnavailable
 from services.core.jobs import RedisJobStore
 from services.core.settings import get_settings
@@ -66,6 +68,9 @@ class _Dispatcher:
 
     def submit_finish(self, job_id: str) -> None:
         finish_job.delay(job_id)
+
+    def submit_document(self, job_id: str) -> None:
+        ingest_document.delay(job_id)
 
 
 @app.task(name=bulk.INGEST_CORPUS_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
@@ -109,6 +114,35 @@ def ingest_law(self: Task, job_id: str, law_id: str, source: str) -> None:
         # records every failure after that itself.
         _give_up(job_id, law_id, source, e)
         raise
+
+
+@app.task(name=bulk.INGEST_DOCUMENT_TASK, bind=True, acks_late=True, max_retries=MAX_RETRIES)
+def ingest_document(self: Task, job_id: str) -> None:
+    final = self.request.retries >= MAX_RETRIES
+    try:
+        document_jobs.run_document(
+            job_id, jobs=_jobs(), deps=_deps(), dispatcher=_Dispatcher(), final_attempt=final
+        )
+    except bulk.LawBusy as e:  # as for a law: wait for the runner to finish or to die
+        raise self.retry(exc=e, countdown=int(bulk.LEASE_S), max_retries=None) from e
+    except StoreUnavailable as e:
+        if final:
+            _give_up_document(job_id, e)
+            raise
+        log.warning("document job %s: %s; retrying", job_id, e)
+        raise self.retry(exc=e, countdown=_backoff(self.request.retries)) from e
+    except Exception as e:
+        _give_up_document(job_id, e)
+        raise
+
+
+def _give_up_document(job_id: str, e: Exception) -> None:
+    try:
+        spec = document_jobs.document_spec(_jobs().get(job_id))
+    except Exception:
+        log.exception("document job %s could not be read to record it failed", job_id)
+        return
+    _give_up(job_id, spec["key"], spec["path"], e)
 
 
 def _give_up(job_id: str, law_id: str, source: str, e: Exception) -> None:

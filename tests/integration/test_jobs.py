@@ -34,6 +34,8 @@ REPO = Path(__file__).resolve().parents[2]
 SHARED = REPO.parent / "shared"
 NITIBENCH = SHARED / "corpus" / "nitibench-ccl-laws"
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+MAX_UPLOAD_BYTES = 4 * 1024 * 1024
+INLINE_DOCUMENT_BYTES = 256 * 1024
 
 
 def _probe_rounds(path: Path) -> int:
@@ -270,6 +272,32 @@ def test_a_dead_runners_law_is_queued_again_after_two_reaper_passes(
     assert store.start_law(job.id, "a", "a.json")  # the re-queued task runs it
 
 
+def test_a_document_job_has_one_unit_and_counts_its_passages_once(
+    store: RedisJobStore,
+) -> None:
+    """A document job is planned whole at creation; the passages embedded are its progress,
+    and finishing the unit does not count them again. Its answer names the document and
+    nothing of what storing it needs (the upload's path, the uploader)."""
+    spec = {"key": "doc-" + "a" * 24, "path": "/srv/uploads/x/document", "principal": {}}
+    job = store.create(["policy.md"], owner="key:1", document=spec)
+    assert (job.kind, job.laws_total) == ("document", 1)
+    assert [(e.law_id, e.status) for e in store.laws(job.id)] == [(spec["key"], "pending")]
+    assert job.to_dict()["document"] == {"id": spec["key"]}
+    assert "/srv/uploads" not in json.dumps(job.to_dict())
+    assert store.start_law(job.id, spec["key"], spec["path"])
+    store.report_progress(job.id, 64, 150)
+    running = store.get(job.id)
+    assert (running.state, running.sections_done, running.sections_total) == ("running", 64, 150)
+    store.report_progress(job.id, 150, 150)
+    done = store.finish_law(
+        job.id, spec["key"], status="succeeded", source=spec["path"], sections=150,
+        progress_reported=True,
+    )  # fmt: skip
+    assert done == 2  # the job's one unit is final: time for its finishing step
+    final = store.complete(job.id)
+    assert (final.state, final.sections_done, final.laws_done) == ("succeeded", 150, 1)
+
+
 def test_job_state_survives_a_new_client(store: RedisJobStore, redis_url: str) -> None:
     job = store.create(["/x"])
     other = RedisJobStore.from_url(redis_url)
@@ -387,7 +415,9 @@ class Stack:
             # cores, not how fast it answers (test_api covers the 2 s store timeout): one
             # run saw a law summary take over 2 s then and come back 503.
             "LEXGRAPH_STORE_TIMEOUT_S": "10",
-            "LEXGRAPH_MAX_UPLOAD_BYTES": str(64 * 1024),
+            "LEXGRAPH_MAX_UPLOAD_BYTES": str(MAX_UPLOAD_BYTES),
+            # documents over this go through the queue (test_a_large_document_...)
+            "LEXGRAPH_DOCUMENT_INLINE_MAX_BYTES": str(INLINE_DOCUMENT_BYTES),
             # the tests' corpora are copied under the session's temp dir
             "LEXGRAPH_SOURCE_ROOTS": json.dumps([str(root.parent)]),
             "LEXGRAPH_WORKER_METRICS_PORT": "0",
@@ -614,7 +644,7 @@ SMALL_LAWS = ["ว0008-1B-0001.json", "ว0029-1B-0001.json", "ก0106-1B-0001.j
 def test_upload_over_the_limit_is_413_and_a_small_upload_is_ingested(stack: Stack) -> None:
     too_big = httpx.post(
         stack.api_url + "/v1/jobs/ingest",
-        files=[("files", ("big.json", b"x" * (64 * 1024 + 1)))],
+        files=[("files", ("big.json", b"x" * (MAX_UPLOAD_BYTES + 1)))],
         timeout=30,
     )
     assert too_big.status_code == 413
@@ -730,3 +760,163 @@ def test_a_job_with_valid_from_keeps_the_law_s_earlier_text_before_that_day(
     assert versions["2021-12-31"] != versions["2022-01-01"], versions
     history = httpx.get(f"{stack.api_url}/v1/laws/{quote(law.id)}/sections/3/history", timeout=30)
     assert [v["valid_to"] for v in history.json()["versions"]] == ["2021-12-31", None]
+
+
+def _retention_schedule(clauses: int) -> bytes:
+    """A Markdown document of `clauses` passages (one per clause, each text its own)."""
+    lines = ["# Records retention schedule\n"]
+    for i in range(clauses):
+        classes = " ".join(
+            f"Record class {i}-{j} covers correspondence, billing entries and working papers, "
+            "each reviewed by the matter partner before erasure."
+            for j in range(6)
+        )
+        lines.append(
+            f"## Clause {i}\n\nClause {i}: the personal data of client matter {i} is kept for "
+            f"{i % 7 + 1} years after the matter closes and then erased. {classes}\n"
+        )
+    return "\n".join(lines).encode()
+
+
+def _document_counts(server, key: str) -> dict[str, int]:  # type: ignore[no-untyped-def]
+    """The document's nodes and edges, and the store's Document/Passage totals with their
+    distinct keys (a passage written twice would show)."""
+    with _driver(server) as driver:
+        rows, _, _ = driver.execute_query(
+            "OPTIONAL MATCH (d:Document) WITH count(d) AS documents "
+            "OPTIONAL MATCH (p:Passage) WITH documents, count(p) AS passages, "
+            "count(DISTINCT p.key) AS passage_keys "
+            "OPTIONAL MATCH (:Document {key: $key})-[h:HAS_PASSAGE]->(:Passage) "
+            "RETURN documents, passages, passage_keys, count(h) AS has_passage",
+            key=key,
+            database_=server.database,
+        )
+    return dict(rows[0])
+
+
+def _passage_points(stack: Stack, key: str) -> dict[str, int]:
+    from services.core.remote_vectors import RemoteVectorIndex
+
+    vectors = RemoteVectorIndex(stack.api_url, stack.env["LEXGRAPH_INTERNAL_TOKEN"])
+    try:
+        return {
+            "points": vectors.count("passages"),
+            "document_points": vectors.count_where("passages", {"document": [key]}),
+        }
+    finally:
+        vectors.close()
+
+
+@pytest.mark.skipif(not NITIBENCH.exists(), reason="needs ../shared/corpus/nitibench-ccl-laws")
+@pytest.mark.timeout(900)
+def test_a_large_document_goes_through_the_queue_and_survives_a_killed_worker(
+    stack: Stack,
+    neo4j_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """A document over the inline limit is answered 202 with a job; its worker is killed
+    with SIGKILL while it embeds the passages; another worker stores it whole once (no
+    passage, edge or point twice), it is searchable, and a delete takes every node, edge
+    and point of it out of both stores, counts back to before. A small one is stored
+    within the request."""
+    law = (NITIBENCH / SMALL_LAWS[0]).read_bytes()  # something for the search to rank too
+    loaded = httpx.post(
+        stack.api_url + "/v1/jobs/ingest", files=[("files", (SMALL_LAWS[0], law))], timeout=30
+    )
+    assert _wait_final(stack, loaded.json()["id"], 600)["state"] == "succeeded"
+    small = httpx.post(
+        stack.api_url + "/v1/documents",
+        files={"file": ("note.md", _retention_schedule(3))},
+        data={"title": "Short note", "date": "2026-11-30"},
+        timeout=60,
+    )
+    assert small.status_code == 201, small.text
+    assert httpx.delete(f"{stack.api_url}/v1/documents/{small.json()['id']}", timeout=60).is_success
+
+    data = _retention_schedule(1500)
+    assert INLINE_DOCUMENT_BYTES < len(data) < MAX_UPLOAD_BYTES
+    before_graph = _document_counts(neo4j_server, "")
+    before_points = _passage_points(stack, "")["points"]
+    response = httpx.post(
+        stack.api_url + "/v1/documents",
+        files={"file": ("retention.md", data)},
+        data={"title": "Records retention schedule", "date": "2026-11-30"},
+        timeout=60,
+    )
+    assert response.status_code == 202, response.text
+    queued = response.json()
+    key = queued["document"]["id"]
+    assert queued["kind"] == "document" and queued["sources"] == ["retention.md"]
+    assert response.headers["location"] == f"/v1/jobs/{queued['id']}"
+    assert queued["links"]["document"] == f"/v1/documents/{key}"
+
+    # Kill the worker while it embeds: some passages done, not all.
+    at_kill = wait_for(
+        lambda: 0 < (j := _job(stack, queued["id"]))["sections"]["done"] and j,
+        300,
+        "the first passages embedded",
+        interval_s=0.1,
+    )
+    stop_pid(stack.workers[-1], signal.SIGKILL)
+    assert at_kill["state"] == "running"
+    assert at_kill["sections"]["done"] < at_kill["sections"]["total"] == 1500
+    assert httpx.get(f"{stack.api_url}/v1/documents/{key}", timeout=30).status_code == 404
+    stack.start_worker()
+    final = _wait_final(stack, queued["id"], 600)
+    assert final["state"] == "succeeded", final
+    assert final["laws"]["done"] == 1 and final["sections"] == {"total": 1500, "done": 1500}
+
+    stored = httpx.get(f"{stack.api_url}/v1/documents/{key}", timeout=60)
+    assert stored.status_code == 200 and len(stored.json()["passages"]) == 1500
+    after_graph = _document_counts(neo4j_server, key)
+    assert after_graph == {
+        "documents": before_graph["documents"] + 1,
+        "passages": before_graph["passages"] + 1500,
+        "passage_keys": before_graph["passage_keys"] + 1500,
+        "has_passage": 1500,
+    }
+    assert _passage_points(stack, key) == {
+        "points": before_points + 1500,
+        "document_points": 1500,
+    }
+    uploads = stack.root / "data" / "uploads"
+    assert not list(uploads.rglob("document")), "the upload's bytes outlived its job"
+    found = httpx.post(
+        stack.api_url + "/v1/search",
+        json={"query": "how long is the personal data of client matter 1234 kept"},
+        timeout=60,
+    )
+    assert found.status_code == 200, found.text
+    assert key in {p["document"] for p in found.json()["passages"]}
+    # A document job is retried by uploading again: its bytes are gone.
+    retry = httpx.post(f"{stack.api_url}/v1/jobs/{queued['id']}/retry", timeout=30)
+    assert retry.status_code == 409 and "upload" in retry.json()["detail"]
+
+    gone = httpx.delete(f"{stack.api_url}/v1/documents/{key}", timeout=120)
+    assert gone.status_code == 200 and gone.json()["passages"] == 1500
+    assert _document_counts(neo4j_server, key) == before_graph | {"has_passage": 0}
+    assert _passage_points(stack, key) == {"points": before_points, "document_points": 0}
+
+
+def test_a_queued_document_that_cannot_be_read_fails_its_job_by_name(stack: Stack) -> None:
+    """`background=true` queues even a small upload; a file whose name passes but whose
+    bytes do not read fails the job with the reason, and stores nothing."""
+    bad_date = httpx.post(
+        stack.api_url + "/v1/documents",
+        files={"file": ("scan.pdf", b"%PDF-1.4 no text layer")},
+        data={"title": "Scan", "date": "30 Nov 2026", "background": "true"},
+        timeout=60,
+    )
+    assert bad_date.status_code == 422 and "date" in bad_date.text  # checked before queueing
+    response = httpx.post(
+        stack.api_url + "/v1/documents",
+        files={"file": ("scan.pdf", b"%PDF-1.4 no text layer")},
+        data={"title": "Scan", "date": "2026-11-30", "background": "true"},
+        timeout=60,
+    )
+    assert response.status_code == 202, response.text
+    key = response.json()["document"]["id"]
+    final = _wait_final(stack, response.json()["id"], 300)
+    assert final["state"] == "failed" and final["laws"]["failed"] == 1
+    assert "scan.pdf" in final["errors"][key], final["errors"]
+    assert httpx.get(f"{stack.api_url}/v1/documents/{key}", timeout=30).status_code == 404
+    assert not list((stack.root / "data" / "uploads").rglob("document"))

@@ -7,21 +7,28 @@ is always the key's (services/api/security.py), never a field of the request. Re
 read; editors also write their tenant's documents; a key grants only its own groups
 unless it is an admin. A document the caller may not see answers 404, like an unknown
 one. Every read is audited (services/api/audit.py).
+
+An upload over `settings.document_inline_max_bytes`, or one sent with `background=true`,
+goes through the job queue (services/core/document_jobs.py): 202 with the job (its
+`document.id`, and `Location` to follow it at `/v1/jobs/{id}`, whose sections are the
+passages embedded so far). Without a job store (no Redis) uploads are stored within the
+request whatever their size, and `background=true` is 503.
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, File, Form, Path, Response, UploadFile
+from fastapi import APIRouter, File, Form, Path, Request, Response, UploadFile
+from fastapi.responses import JSONResponse
 
 from services.api import audit
 from services.api.deps import AccessDep, ClientsDep, call_store
 from services.api.problems import BODY_PROBLEMS, problem_responses
-from services.api.schemas import DocumentDeleted, DocumentOut
-from services.core import documents
+from services.api.schemas import DocumentDeleted, DocumentOut, JobOut
+from services.core import document_jobs, documents
 from services.core.access import Principal
-from services.core.errors import InvalidQuery
+from services.core.errors import InvalidQuery, StoreUnavailable
 
 router = APIRouter(prefix="/v1/documents", tags=["documents"])
 
@@ -59,11 +66,22 @@ ScopesField = Annotated[
         "admin); empty: every principal of your tenant",
     ),
 ]
-_WRITE_PROBLEMS = problem_responses(*BODY_PROBLEMS, 403, 404, 503)
+BackgroundField = Annotated[
+    bool,
+    Form(
+        description="Store it through the job queue (202 and a job) whatever its size; "
+        "uploads over the server's inline limit always are"
+    ),
+]
+_WRITE_PROBLEMS: dict[int | str, dict[str, Any]] = {
+    202: {"model": JobOut, "description": "Queued: the job that stores it (`Location`)."},
+    **problem_responses(*BODY_PROBLEMS, 403, 404, 503),
+}
 
 
 @router.post("", response_model=DocumentOut, status_code=201, responses=_WRITE_PROBLEMS)
 async def upload_document(
+    request: Request,
     response: Response,
     clients: ClientsDep,
     access: AccessDep,
@@ -71,11 +89,14 @@ async def upload_document(
     title: TitleField,
     date: DateField,
     scopes: ScopesField = "",
-) -> dict[str, Any]:
+    background: BackgroundField = False,
+) -> Any:
     """Store a document: parsed into passages, its citations of statutes linked to their
     sections (CITES), its passages embedded with its tenant and scopes. The same bytes
-    again are a no-op (`created: false`)."""
+    again are a no-op (`created: false`). A large upload is queued (202, a job)."""
     upload = await _upload(file, title, date, scopes)
+    if _queued(request, clients, upload, background):
+        return await _submit(request, clients, access, upload, replace=None)
     stored = await _store(clients, access, upload, replace=None)
     if not stored["created"]:
         response.status_code = 200
@@ -99,6 +120,7 @@ async def read_document(
 
 @router.put("/{document_id}", response_model=DocumentOut, responses=_WRITE_PROBLEMS)
 async def replace_document(
+    request: Request,
     document_id: DocumentId,
     clients: ClientsDep,
     access: AccessDep,
@@ -106,9 +128,13 @@ async def replace_document(
     title: TitleField,
     date: DateField,
     scopes: ScopesField = "",
-) -> dict[str, Any]:
-    """New contents and metadata for a visible document; the id stays."""
+    background: BackgroundField = False,
+) -> Any:
+    """New contents and metadata for a visible document; the id stays. A large upload is
+    queued (202, a job)."""
     upload = await _upload(file, title, date, scopes)
+    if _queued(request, clients, upload, background):
+        return await _submit(request, clients, access, upload, replace=document_id)
     return await _store(clients, access, upload, replace=document_id)
 
 
@@ -159,6 +185,50 @@ async def _store(
     )
     audit.record("document.write", access, ids=[stored["id"]])
     return stored
+
+
+def _queued(
+    request: Request, clients: ClientsDep, upload: documents.Upload, background: bool
+) -> bool:
+    """Whether this upload goes through the job queue (see the module doc)."""
+    if getattr(request.app.state, "jobs", None) is None:
+        if background:
+            raise StoreUnavailable("background: no job store (Redis) is configured")
+        return False
+    return background or len(upload.data) > clients.settings.document_inline_max_bytes
+
+
+async def _submit(
+    request: Request,
+    clients: ClientsDep,
+    access: Principal,
+    upload: documents.Upload,
+    *,
+    replace: str | None,
+) -> JSONResponse:
+    settings = clients.settings
+    job = await call_store(
+        settings,
+        lambda: document_jobs.submit_document(
+            upload,
+            access=access,
+            graph=clients.graph,
+            jobs=request.app.state.jobs,
+            dispatcher=request.app.state.job_dispatcher,
+            data_dir=settings.data_dir,
+            max_chars=settings.document_passage_chars,
+            max_passages=settings.document_max_passages,
+            replace=replace,
+        ),
+        what="the document stores",
+    )
+    key = document_jobs.document_spec(job)["key"]
+    audit.record("document.write", access, ids=[key])
+    location = str(request.url_for("get_job", job_id=job.id).path)
+    links = {"self": location, "document": f"/v1/documents/{key}"}
+    return JSONResponse(
+        {**job.to_dict(), "links": links}, status_code=202, headers={"Location": location}
+    )
 
 
 def _stores(clients: ClientsDep) -> documents.Stores:

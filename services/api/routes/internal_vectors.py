@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 from services.core.indexing import optimize_vectors
-from services.core.ports import VectorIndex
+from services.core.ports import ScopedVectorIndex, VectorIndex, scoped_vectors
 from services.core.remote_vectors import (
     INTERNAL_PREFIX,
     TOKEN_HEADER,
@@ -24,7 +24,9 @@ from services.core.remote_vectors import (
     decode_point,
 )
 
-_COLLECTIONS = ("chunks", "profiles")
+_COLLECTIONS = ("chunks", "profiles", "passages")
+# payload field -> allowed values (documents' tenant, scopes, document, version)
+Where = dict[str, list[str]]
 
 
 def _authorised(
@@ -84,6 +86,10 @@ class CountBody(BaseModel):
     version: str | None = None
 
 
+class WhereBody(BaseModel):
+    where: Where = Field(min_length=1)
+
+
 class SearchBody(BaseModel):
     query: dict[str, Any]
     limit: int = Field(gt=0, le=1000)
@@ -92,6 +98,7 @@ class SearchBody(BaseModel):
     mode: str = "hybrid"
     law_versions: list[str] | None = None
     exclude_law_versions: list[str] | None = None
+    where: Where | None = None
 
 
 @router.post("/ping")
@@ -149,12 +156,35 @@ async def count(collection: str, body: CountBody, vectors: Vectors) -> dict[str,
     return {"count": n}
 
 
+def _scoped(vectors: VectorIndex) -> ScopedVectorIndex:
+    scoped = scoped_vectors(vectors)
+    if scoped is None:
+        raise HTTPException(status_code=503, detail="this vector index cannot filter by payload")
+    return scoped
+
+
+@router.post("/{collection}/count_where")
+async def count_where(collection: str, body: WhereBody, vectors: Vectors) -> dict[str, int]:
+    n = await run_in_threadpool(_scoped(vectors).count_where, _collection(collection), body.where)
+    return {"count": n}
+
+
+@router.post("/{collection}/delete_where")
+async def delete_where(collection: str, body: WhereBody, vectors: Vectors) -> dict[str, bool]:
+    await run_in_threadpool(_scoped(vectors).delete_where, _collection(collection), body.where)
+    return {"ok": True}
+
+
 @router.post("/{collection}/search")
 async def search(
     collection: str, body: SearchBody, vectors: Vectors
 ) -> dict[str, list[dict[str, Any]]]:
+    search = vectors.hybrid_search
+    scope: dict[str, Any] = {}
+    if body.where is not None:  # only an index that filters by payload is asked to
+        search, scope = _scoped(vectors).hybrid_search, {"where": body.where}
     hits = await run_in_threadpool(
-        vectors.hybrid_search,
+        search,
         _collection(collection),
         decode_embedding(body.query),
         limit=body.limit,
@@ -163,5 +193,6 @@ async def search(
         mode=body.mode,
         law_versions=body.law_versions,
         exclude_law_versions=body.exclude_law_versions,
+        **scope,
     )
     return {"hits": [{"key": h.key, "score": h.score, "payload": dict(h.payload)} for h in hits]}

@@ -255,7 +255,15 @@ def delete_job(request: Request, job_id: JobId, principal: PrincipalDep) -> Resp
 def retry_job(request: Request, job_id: JobId, principal: PrincipalDep) -> JSONResponse:
     """A new job over the failed and cancelled laws' sources of `job_id`."""
     store = _store(request)
-    _owned(store, job_id, principal)
+    if _owned(store, job_id, principal).kind == "document":
+        return problem(
+            409,
+            f"job {job_id} stored an uploaded document, whose bytes are not kept once its "
+            "job ends: upload the document again",
+            instance=request.url.path,
+            slug="upload-again",
+            title="Upload the document again",
+        )
     sources = store.retry_sources(job_id)
     if not sources:
         return problem(
