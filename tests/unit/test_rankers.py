@@ -119,7 +119,9 @@ def test_companions_are_read_off_the_paths_and_lift_the_section_they_complete():
     assert [c for c, _, _ in ctx.companions[key("26")]] == [key("84")]
     assert key("84") in ctx.candidates  # reached only as a companion, now a candidate
     CompanionLift().run(ctx)
-    assert candidates[key("26")].evidence == pytest.approx(0.5 * 1.5)
+    lift = ctx.tuning.companions.lift
+    assert lift > 1
+    assert candidates[key("26")].evidence == pytest.approx(0.5 * lift)
     assert candidates[key("27")].evidence == 0.5  # nothing punishes it on these paths
 
 
@@ -128,7 +130,7 @@ def test_a_seed_without_a_companion_for_the_intent_is_lowered():
     candidate = Candidate(key("27"), "section", vector=0.6)
     ctx = context(intents=("penalty",), seeds=seeds, candidates={candidate.key: candidate})
     CompanionlessSeed().run(ctx)
-    assert candidate.evidence == pytest.approx(0.6 / 1.5)
+    assert candidate.evidence == pytest.approx(0.6 / ctx.tuning.companions.lift)
     untouched = Candidate(key("27"), "section", vector=0.6)
     CompanionlessSeed().run(context(seeds=seeds, candidates={untouched.key: untouched}))
     assert untouched.evidence == 0.6  # no intent, nothing to lack
