@@ -1,10 +1,11 @@
 """One law -> its property graph (ingest/graph.py), by rule and deterministic.
 
-Nodes: Law, Chapter, Part, Section, Definition, Penalty, Exemption, ExternalLaw, and
-curated Concepts where `data/curated/<law id>.json` exists. Edges: the hierarchy
-(HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES, one per
-source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus) and the
-rule-based relations of `ingest.rules`. Nodes and edges come out sorted, so the same law
+Nodes: Law, Chapter, Part, Section, Definition, Penalty, Exemption, ExternalLaw,
+AmendingAct, and curated Concepts where `data/curated/<law id>.json` exists. Edges: the
+hierarchy (HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES,
+one per source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus),
+the rule-based relations of `ingest.rules`, a decree's ties to its parent
+(`ingest.instruments`) and what amended the law (`ingest.amendments`). Nodes and edges come out sorted, so the same law
 always gives the same graph. Version and uid properties are the exporter's business.
 """
 
@@ -17,10 +18,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from ingest.amendments import SELF, Amendment, find_amendments
 from ingest.corpus import CorpusIndex, normalise_law_name
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
-from ingest.ids import law_kind, node_key
-from ingest.instruments import disapplications, enabling_sections, in_force, says_disapplies
+from ingest.ids import law_kind, node_key, section_label
+from ingest.instruments import (
+    disapplications,
+    enabling_sections,
+    in_force,
+    period_of,
+    says_disapplies,
+)
 from ingest.models import Law, Section
 from ingest.rules import (
     Penalty,
@@ -53,6 +61,7 @@ def build_graph(
     builder.definitions()
     builder.exemptions(resolutions)
     builder.instrument(corpus)
+    builder.amendments(corpus)
     builder.curated(curated_dir or CURATED_DIR)
     return builder.finish()
 
@@ -397,6 +406,81 @@ class _Builder:
                         "not_before": period.not_before or None,
                     },
                 )
+
+    def amendments(self, corpus: CorpusIndex) -> None:
+        """The acts that changed the law: an AmendingAct for each act OCS appends to its
+        text (with that act's provisions and remarks; it AMENDS the Law) and for each act a
+        marker names, with AMENDS / INSERTS / REPEALS to what the marker says it changed
+        (ingest/amendments.py). One relationship per act and target, listing its markers."""
+        law = self.law
+        for act in law.appended_acts:
+            key = node_key(law.id, "amending", f"appended-{act.index}")
+            texts = [text for _, _, text in act.provisions]
+            period = period_of(texts[:3])
+            self.node(
+                NodeLabel.AMENDING_ACT,
+                key,
+                {
+                    "label": act.title or f"กฎหมายแก้ไขเพิ่มเติม ลำดับที่ {act.index} ท้าย{law.title}",
+                    "name": act.title or None,
+                    "appended": act.index,
+                    "provisions": [
+                        f"{section_label(number, law.language, unit=unit)}  {text}"
+                        for unit, number, text in act.provisions
+                    ],
+                    "notes": list(act.notes),
+                    "commencement": period.commencement or None,
+                    "valid_from": period.valid_from or None,
+                    "valid_to": period.valid_to or None,
+                },
+            )
+            self.edge(RelType.AMENDS, (NodeLabel.AMENDING_ACT, key), (NodeLabel.LAW, law.id))
+        grouped: dict[tuple[RelType, str, NodeLabel, str], list[Amendment]] = defaultdict(list)
+        for amendment in find_amendments(law, corpus):
+            act_key = self._amending_act(amendment.by, corpus)
+            label, changed = self._amended(amendment)
+            grouped[(RelType[amendment.change.upper()], act_key, label, changed)].append(amendment)
+        for (rel, act_key, label, changed), items in grouped.items():
+            self.edge(
+                rel,
+                (NodeLabel.AMENDING_ACT, act_key),
+                (label, changed),
+                {
+                    "markers": list(dict.fromkeys(a.marker for a in items)),
+                    "places": list(dict.fromkeys(a.place for a in items)),
+                    "by_sections": sorted({n for a in items for n in a.by_sections}, key=_natural),
+                },
+            )
+
+    def _amending_act(self, by: str, corpus: CorpusIndex) -> str:
+        """The AmendingAct node key for a marker's act (made on first use)."""
+        law = self.law
+        if by.startswith("appended-"):
+            return node_key(law.id, "amending", by)
+        if by == SELF:
+            key = node_key(law.id, "amending", SELF)
+            self.node(
+                NodeLabel.AMENDING_ACT,
+                key,
+                {"label": law.title, "name": law.title, "law_id": law.id},
+            )
+            return key
+        key = node_key(law.id, "amending", normalise_law_name(by))
+        self.node(
+            NodeLabel.AMENDING_ACT,
+            key,
+            {"label": by, "name": by, "law_id": corpus.resolve_law(by)},
+        )
+        return key
+
+    def _amended(self, amendment: Amendment) -> tuple[NodeLabel, str]:
+        if amendment.target_kind == "section":
+            return NodeLabel.SECTION, amendment.target
+        if amendment.target_kind == "law":
+            return NodeLabel.LAW, amendment.target
+        key = node_key(self.law.id, "ext", normalise_law_name(amendment.target))
+        self.node(NodeLabel.EXTERNAL_LAW, key, {"name": amendment.target})
+        return NodeLabel.EXTERNAL_LAW, key
 
     def curated(self, folder: Path) -> None:
         # Look the file up by listing the folder: derived law ids can be longer than a file

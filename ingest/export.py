@@ -52,11 +52,14 @@ CROSS_LAW_TYPES = (
     RelType.EXEMPTS_FROM,
     RelType.DISAPPLIES,
     RelType.ISSUED_UNDER,
+    RelType.AMENDS,
+    RelType.INSERTS,
+    RelType.REPEALS,
     RelType.CITES_EXTERNAL,
 )
 # Versioned nodes whose relationships may point into another law; a Law node (shared by
 # its versions) has one: ISSUED_UNDER, rebuilt from the published version on every relink.
-CROSS_LAW_SOURCES = (NodeLabel.SECTION, NodeLabel.EXEMPTION)
+CROSS_LAW_SOURCES = (NodeLabel.SECTION, NodeLabel.EXEMPTION, NodeLabel.AMENDING_ACT)
 
 StatementKind = Literal["schema", "nodes", "edges", "unlink", "publish", "cleanup"]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")

@@ -23,6 +23,7 @@ class NodeLabel(StrEnum):
     EXEMPTION = "Exemption"
     EXTERNAL_LAW = "ExternalLaw"  # a cited law that is not in the corpus
     CONCEPT = "Concept"  # curated: rights, principles, lawful bases (per-law data file)
+    AMENDING_ACT = "AmendingAct"  # an act that changed the law (ingest/amendments.py)
 
 
 class RelType(StrEnum):
@@ -42,6 +43,16 @@ class RelType(StrEnum):
     ISSUED_UNDER = "ISSUED_UNDER"  # Law (decree, regulation) -> enabling Section of another law
     # decree Section -> Chapter/Section of another law it keeps from applying (scope, dates)
     DISAPPLIES = "DISAPPLIES"
+    # AmendingAct -> the Section (of this or another law), the Law or the ExternalLaw it
+    # changed, as a marker in the text says ("ซึ่งแก้ไขเพิ่มเติมโดย…"); an act OCS appends
+    # to a law's text AMENDS that Law.
+    AMENDS = "AMENDS"
+    INSERTS = "INSERTS"
+    REPEALS = "REPEALS"
+
+
+# What changed a law: history, not content a question is about (no vector profiles, no walk).
+AMENDMENT_TYPES = frozenset({RelType.AMENDS, RelType.INSERTS, RelType.REPEALS})
 
 
 @dataclass(frozen=True)

@@ -115,7 +115,7 @@ def normalise_section_number(raw: str) -> str:
 # parts, "<law>:ch:<n>[:pt:<m>]", are keyed by the readers; no walk goes through them.)
 KEY_TAGS = {
     "s": "section", "def": "definition", "pen": "penalty", "ex": "exemption",
-    "ext": "external_law", "concept": "concept",
+    "ext": "external_law", "concept": "concept", "amending": "amending_act",
 }  # fmt: skip
 
 

@@ -101,10 +101,17 @@ def in_force(law: Law) -> InForce:
     "ให้ใช้บังคับ" among the first three)."""
     year = law.year or title_year(law.title)
     earliest = _year_start(year) if law.language == "th" else ""
-    for section in sorted(law.sections, key=lambda s: s.order)[:3]:
-        if not _COMMENCES.search(section.text):
+    texts = [section.text for section in sorted(law.sections, key=lambda s: s.order)[:3]]
+    return period_of(texts, earliest)
+
+
+def period_of(texts: list[str], earliest: str = "") -> InForce:
+    """The period the first of `texts` saying "ให้ใช้บังคับ" gives; `earliest` (the first
+    day it can have applied from) when it ties its start to a day no source holds."""
+    for text in texts:
+        if not _COMMENCES.search(text):
             continue
-        sentence = " ".join(section.text.split())
+        sentence = " ".join(text.split())
         start = _FROM.search(sentence)
         until = _UNTIL.search(sentence, start.end() if start else 0)
         valid_from = thai_date(start["fd"], start["fm"], start["fy"]) if start else ""

@@ -61,6 +61,20 @@ class Section:
     repealed: bool = False  # the source prints "(ยกเลิก)" in place of the text
 
 
+@dataclass(frozen=True)
+class AppendedAct:
+    """An act whose provisions an OCS consolidated text prints after the law's own text:
+    an act that changed the law, with what of it stays in force beside the law (its
+    commencement and transitional provisions; its amending provisions are already merged
+    into the law's text). Kept with the law it changed, in its own numbering, so that its
+    "มาตรา ๒" is never read as the law's."""
+
+    index: int  # 1-based, in the order OCS prints them after the text
+    title: str  # as the act names itself ("พระราชบัญญัตินี้เรียกว่า “…”"), else ""
+    provisions: tuple[tuple[str, str, str], ...]  # (unit, number, text) as printed
+    notes: tuple[str, ...] = ()  # its remarks (หมายเหตุ): why it was enacted
+
+
 @dataclass
 class Law:
     """A whole law as one reader understood it."""
@@ -82,6 +96,8 @@ class Law:
     # The preamble and remarks (คำปรารภ, หมายเหตุ) as printed: where a decree or regulation
     # names the sections it is issued under (ingest/instruments.py).
     notes: tuple[str, ...] = ()
+    # The acts that changed the law whose provisions its consolidated text appends (OCS).
+    appended_acts: list[AppendedAct] = field(default_factory=list)
     # What a reader skipped or repaired (amending-act provisions appended by OCS
     # consolidation, untitled notes, ...): one line each, for reports and logs.
     warnings: list[str] = field(default_factory=list)

@@ -14,7 +14,7 @@ import json
 import zlib
 from typing import Any
 
-from ingest.models import Clause, Division, Law, Paragraph, Section
+from ingest.models import AppendedAct, Clause, Division, Law, Paragraph, Section
 
 FORMAT = "law-json-deflate-b64/1"
 
@@ -34,6 +34,7 @@ def law_from_text(text: str) -> Law:
             "divisions": [Division(**d) for d in data.get("divisions", [])],
             "sections": [_section(s) for s in data.get("sections", [])],
             "marked_citations": [tuple(c) for c in data.get("marked_citations", [])],
+            "appended_acts": [_appended(a) for a in data.get("appended_acts", [])],
             "warnings": list(data.get("warnings", [])),
         }
     )
@@ -42,6 +43,15 @@ def law_from_text(text: str) -> Law:
 def _section(data: dict[str, Any]) -> Section:
     return Section(
         **{**data, "paragraphs": tuple(_paragraph(p) for p in data.get("paragraphs", ()))}
+    )
+
+
+def _appended(data: dict[str, Any]) -> AppendedAct:
+    return AppendedAct(
+        index=data["index"],
+        title=data["title"],
+        provisions=tuple(tuple(p) for p in data.get("provisions", ())),
+        notes=tuple(data.get("notes", ())),
     )
 
 

@@ -1,12 +1,28 @@
-// One published section, its law's period in force, and the regulations (published Law
-// nodes) issued under it, with theirs.
+// One published section, its law's period in force, the regulations (published Law nodes)
+// issued under it, with theirs, and the acts that amended, inserted or repealed it (or its
+// law: an act OCS appends to the law's text) in the versions in $published.
 MATCH (s:Section {key: $key})
 WHERE s.law_version IN $published
 MATCH (l:Law {key: s.law})
 OPTIONAL MATCH (r:Law)-[:ISSUED_UNDER]->(s)
 WHERE r.published_version IS NOT NULL
-RETURN properties(s) AS node, properties(l) AS law,
-       collect(CASE WHEN r IS NOT NULL THEN
-         {law: r.key, title: r.title, kind: r.kind, valid_from: r.valid_from,
-          valid_to: r.valid_to, not_before: r.not_before, commencement: r.commencement}
-       END) AS issued_under
+WITH s, l, collect(CASE WHEN r IS NOT NULL THEN
+       {law: r.key, title: r.title, kind: r.kind, valid_from: r.valid_from,
+        valid_to: r.valid_to, not_before: r.not_before, commencement: r.commencement}
+     END) AS issued_under
+OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(s)
+WHERE a.law_version IN $published
+WITH s, l, issued_under, collect(CASE WHEN a IS NOT NULL THEN
+       {change: toLower(type(c)), changed: 'section', act: a.key, label: a.label, law: a.law,
+        law_id: a.law_id, appended: a.appended, commencement: a.commencement,
+        valid_from: a.valid_from, markers: c.markers, by_sections: c.by_sections}
+     END) AS of_section
+OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(l)
+WHERE a.law_version IN $published
+WITH s, l, issued_under, of_section, collect(CASE WHEN a IS NOT NULL THEN
+       {change: toLower(type(c)), changed: 'law', act: a.key, label: a.label, law: a.law,
+        law_id: a.law_id, appended: a.appended, commencement: a.commencement,
+        valid_from: a.valid_from, markers: c.markers, by_sections: c.by_sections}
+     END) AS of_law
+RETURN properties(s) AS node, properties(l) AS law, issued_under,
+       of_section + of_law AS amended_by

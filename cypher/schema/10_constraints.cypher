@@ -29,6 +29,9 @@ FOR (n:ExternalLaw) REQUIRE n.uid IS UNIQUE;
 CREATE CONSTRAINT concept_uid IF NOT EXISTS
 FOR (n:Concept) REQUIRE n.uid IS UNIQUE;
 
+CREATE CONSTRAINT amending_act_uid IF NOT EXISTS
+FOR (n:AmendingAct) REQUIRE n.uid IS UNIQUE;
+
 CREATE CONSTRAINT law_key IF NOT EXISTS
 FOR (n:Law) REQUIRE n.key IS UNIQUE;
 

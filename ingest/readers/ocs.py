@@ -12,10 +12,11 @@ Rules, from the quirks in shared/corpus/PROVENANCE.md:
   ("บทเฉพาะกาล", "หมวด ๑ …") becomes a chapter-level division.
 - OCS consolidated texts append the provisions of amending acts after the law's own
   text. The law's text ends at the first remarks provision after a section, or at the
-  first repeated section number, whichever comes first; what follows belongs to other
-  acts, whose "มาตรา ๒" or "มาตรา ๓๙" are not this law's, so they are skipped and
-  counted in `Law.warnings` (keeping them would resolve their citations to the wrong
-  sections).
+  first repeated section number, whichever comes first; each block that follows (up to
+  its remarks) is one act that changed the law, kept as `Law.appended_acts` in its own
+  numbering, never as the law's sections: its "มาตรา ๒" or "มาตรา ๓๙" are not this law's
+  (ingest/amendments.py reads what it says it amended). A block before the law's text
+  (the act promulgating a code) is skipped and counted in `Law.warnings`.
 - A decree or regulation whose record holds only its notes (many ministerial regulations:
   OCS gives their remarks, not their ข้อ) is kept without sections, for what its notes say
   it is issued under; any other record without a numbered section is refused.
@@ -46,7 +47,7 @@ from ingest.ids import (
     title_aliases,
     title_year,
 )
-from ingest.models import Division, Law, Section
+from ingest.models import AppendedAct, Division, Law, Section
 from ingest.readers.base import (
     CHAPTER_HEADING,
     PART_HEADING,
@@ -66,6 +67,8 @@ _HEADING = re.compile(
     rf"(?P<range>\s*ถึง\s*(?:มาตรา|ข้อ)\s*{SECTION_NUMBER})?(?=\s|$|\()"
 )
 _HEADING_LINES = 3  # marginal titles ("ว่าด้วยโทษ") stand on the lines before a heading
+# An act's own name, in its section 1: "พระราชบัญญัตินี้เรียกว่า “…”".
+_CALLED = re.compile(r"(?:พระราชบัญญัติ|พระราชกำหนด)นี้เรียกว่า\s*[“\"](?P<title>[^”\"\n]{5,200})[”\"]")
 
 
 def looks_like_ocs(document: Any) -> bool:
@@ -132,6 +135,7 @@ class _Reader:
     divisions: list[Division] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    appended: list[AppendedAct] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
     def read(self) -> Law:
@@ -165,6 +169,7 @@ class _Reader:
             divisions=self.divisions,
             sections=self.sections,
             notes=tuple(self.notes),
+            appended_acts=self.appended,
             warnings=self.warnings,
         )
 
@@ -212,12 +217,15 @@ class _Reader:
                     part_key=part_key,
                 )
             )
-        others = sum(counts) - counts[own]
-        if others:
+        for index in range(own + 1, len(blocks)):
+            if counts[index]:
+                number = len(self.appended) + 1
+                self.appended.append(_appended_act(provisions, parsed, blocks, index, number))
+        before = sum(counts[:own])
+        if before:
             self.warnings.append(
-                f"kept text block {own + 1} of {len(blocks)}; skipped {others} sections of "
-                "other acts that OCS consolidation puts in the same record (a promulgating "
-                "act before a code, amending acts after the text)"
+                f"kept text block {own + 1} of {len(blocks)}; skipped {before} sections of "
+                "the act OCS consolidation prints before the text (the act promulgating a code)"
             )
 
     @staticmethod
@@ -282,6 +290,31 @@ class _Reader:
             self.warnings.append(f"skipped a section range: {content[:60]!r}")
         else:
             self.warnings.append(f"skipped provision {kind!r} with no section number")
+
+
+def _appended_act(
+    provisions: list[dict[str, Any]],
+    parsed: list[_Provision | None],
+    blocks: list[list[int]],
+    index: int,
+    number: int,
+) -> AppendedAct:
+    """Block `index`, the `number`th act after the law's text, as the act it prints, with
+    the remarks that follow it (OCS prints each act's remarks after its provisions)."""
+    kept = [p for i in blocks[index] if (p := parsed[i]) is not None]
+    named = _CALLED.search("\n".join(p.text for p in kept))
+    end = min(blocks[index + 1]) if index + 1 < len(blocks) and blocks[index + 1] else None
+    remarks = [
+        _clean(str(raw.get("content") or ""))
+        for raw in provisions[max(blocks[index]) + 1 : end]
+        if str(raw.get("title") or "").strip() == "หมายเหตุ"
+    ]
+    return AppendedAct(
+        index=number,
+        title=" ".join(named["title"].split()) if named else "",
+        provisions=tuple((p.unit, p.number, p.text) for p in kept),
+        notes=tuple(remarks),
+    )
 
 
 def _block_notes(provisions: list[dict[str, Any]], blocks: list[list[int]], own: int) -> list[str]:

@@ -166,8 +166,8 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         """The sections and nodes directly linked to one section, grouped by relationship
         type in both directions: what it cites (outgoing REFERENCES), what cites it
         (incoming REFERENCES/PENALIZES, e.g. penalty sections), the terms it defines or
-        uses, the exemptions it grants; and `documents`, your firm's documents you may see
-        that cite it.
+        uses, the exemptions it grants; the acts that amended it (`amended_by`); and
+        `documents`, your firm's documents you may see that cite it.
 
         Use it after search to walk the graph one hop at a time; follow the links that
         matter to the question, then read those sections with get_section_text.
@@ -214,9 +214,10 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
 
     @server.tool()
     def get_section_history(section: str, law: str | None = None) -> dict[str, Any]:
-        """A section's versions with their dates, the regulations issued under it and every
-        decree that kept it from applying, with each one's period: for "what was the law
-        on the date of the facts". `section`: a key, or a number together with `law`."""
+        """A section's versions with their dates, the acts that amended it or its law
+        (`amended_by`, with the markers that say so), the regulations issued under it and
+        every decree that kept it from applying, with each one's period: for "what was the
+        law on the date of the facts". `section`: a key, or a number together with `law`."""
         with _tool_call("get_section_history"):
             law_id, number = _section_ref(section, law)
             return lookups.section_history(clients().graph, law_id, number)

@@ -292,7 +292,9 @@ class SectionHistory(BaseModel):
         "the days it applied (a version ingested with `valid_from` closes the one before)."
     )
     amended_by: list[dict[str, Any]] = Field(
-        description="Amending acts (not yet read from consolidated texts: empty)."
+        description="The acts that amended, inserted or repealed this section (`changed`: "
+        "'section'), as a marker in a consolidated text says, and those that changed its law "
+        "(`changed`: 'law', e.g. an act OCS appends to the text), each with its markers."
     )
     issued_under: list[dict[str, Any]] = Field(
         description="Regulations issued under this section, with their kind and dates."
@@ -314,6 +316,11 @@ class Related(BaseModel):
     as_of: str
     issued_under: list[dict[str, Any]] = Field(
         description="Regulations in force on `as_of` issued under this section."
+    )
+    amended_by: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="The acts that amended, inserted or repealed this section (`change`), "
+        "as a marker in a consolidated text says, with the markers.",
     )
     applicability: list[Applicability]
     documents: list[CitingDocument] = Field(

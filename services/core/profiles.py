@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
+from ingest.graph import AMENDMENT_TYPES, Edge, LawGraph, Node, NodeLabel, RelType
 from ingest.models import Division, Law, Section
 
 __all__ = [
@@ -55,7 +55,9 @@ STRUCTURAL_EDGE_TYPES = frozenset(
 # USES_TERM gets no edge profile either: on the PDPA it is 295 of 534 non-structural edges,
 # each one "section uses ข้อมูลส่วนบุคคล", and those profiles crowded the top hits while
 # adding nothing the section's own profile (which lists its terms) does not say.
-PROFILED_EDGE_TYPES = frozenset(RelType) - STRUCTURAL_EDGE_TYPES - {RelType.USES_TERM}
+PROFILED_EDGE_TYPES = (
+    frozenset(RelType) - STRUCTURAL_EDGE_TYPES - {RelType.USES_TERM} - AMENDMENT_TYPES
+)
 
 # Name of an edge read from its target's side, and a short gloss in the law's language:
 # the gloss gives the sparse vector the words a question uses ("โทษ", "penalty").
@@ -157,9 +159,17 @@ def chunk_text(law: Law, section: Section, divisions: Mapping[str, Division] | N
 
 
 def profile_documents(law: Law, graph: LawGraph, version: str) -> list[IndexDocument]:
-    """One profile per node of the law's graph, then one per non-structural edge."""
+    """One profile per node of the law's graph, then one per non-structural edge. What
+    amended the law (AmendingAct nodes, `AMENDMENT_TYPES`) is history, not content: it
+    gets no profile and stays out of the other profiles."""
     if graph.law_id != law.id:
         raise ValueError(f"graph of {graph.law_id!r} given with law {law.id!r}")
+    graph = LawGraph(
+        law_id=graph.law_id,
+        nodes=[n for n in graph.nodes if n.label is not NodeLabel.AMENDING_ACT],
+        edges=[e for e in graph.edges if e.type not in AMENDMENT_TYPES],
+        unresolved=graph.unresolved,
+    )
     names = _display_names(law, graph.nodes)
     sections = {s.key: s for s in law.sections}
     descriptions = {node.key: _description(node, sections) for node in graph.nodes}

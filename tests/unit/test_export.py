@@ -183,11 +183,12 @@ def test_a_cross_law_citation_matches_only_the_cited_laws_published_version() ->
         edges.text
     )
     statements = cross_law_statements(graph, VERSION, parameters=False)
-    # Section and Exemption sources of this version, the Law's ISSUED_UNDER, then the
-    # relationships again, then ExternalLaw nodes nothing cites.
-    assert [s.kind for s in statements] == ["unlink", "unlink", "unlink", "edges", "unlink"]
-    assert "ISSUED_UNDER" in statements[2].text and "version" not in statements[2].text
-    assert statements[3].text == edges.text
+    # Section, Exemption and AmendingAct sources of this version, the Law's ISSUED_UNDER,
+    # then the relationships again, then ExternalLaw nodes nothing cites.
+    assert [s.kind for s in statements] == ["unlink"] * 4 + ["edges", "unlink"]
+    assert "(a:AmendingAct" in statements[2].text
+    assert "ISSUED_UNDER" in statements[3].text and "version" not in statements[3].text
+    assert statements[4].text == edges.text
 
 
 def test_parameterised_statements_are_the_script_with_rows_passed_as_parameters() -> None:

@@ -349,7 +349,7 @@ def test_jsonl_rejects_bad_lines_and_reads_the_rest(tmp_path: Path) -> None:
     ]
 
 
-def test_consolidated_ocs_text_keeps_the_law_and_skips_appended_amending_acts(
+def test_consolidated_ocs_text_keeps_the_law_and_its_appended_amending_acts_apart(
     tmp_path: Path,
 ) -> None:
     record = {
@@ -361,6 +361,7 @@ def test_consolidated_ocs_text_keeps_the_law_and_skips_appended_amending_acts(
             {"section": "3", "title": "มาตรา 3", "content": "มาตรา ๓  (ยกเลิก)"},
             {"section": "undefined", "title": "หมายเหตุ", "content": "หมายเหตุ :- เหตุผล"},
             {"section": "2", "title": "มาตรา 2", "content": "มาตรา ๒  ของฉบับแก้ไข"},
+            {"section": "undefined", "title": "หมายเหตุ", "content": "หมายเหตุ :- เหตุผลของฉบับแก้ไข"},
         ],
     }
     path = tmp_path / "decree.json"
@@ -369,7 +370,12 @@ def test_consolidated_ocs_text_keeps_the_law_and_skips_appended_amending_acts(
     assert [s.number for s in law.sections] == ["1", "2", "3"]
     assert section(law, "2").text == "ฉบับรวม"
     assert section(law, "3").repealed
-    assert any("skipped 1 sections of other acts" in w for w in law.warnings)
+    # the amending act's s.2 is its own, not the decree's, and keeps its remarks
+    [act] = law.appended_acts
+    assert (act.index, act.provisions) == (1, (("มาตรา", "2", "ของฉบับแก้ไข"),))
+    assert act.notes == ("หมายเหตุ :- เหตุผลของฉบับแก้ไข",)
+    assert law.notes == ("โดยที่เป็นการสมควร", "หมายเหตุ :- เหตุผล")
+    assert not any("skipped" in w for w in law.warnings)
 
 
 def test_ocs_record_numbered_by_kho_is_labelled_kho(tmp_path: Path) -> None:

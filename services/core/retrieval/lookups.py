@@ -162,7 +162,8 @@ def related_sections(
 ) -> dict[str, Any]:
     """In- and out-edges of a section, grouped by relationship type, to the laws in force
     on `as_of`; the regulations issued under it (incoming ISSUED_UNDER, with their dates)
-    also under `issued_under`."""
+    also under `issued_under`, and the acts that amended, inserted or repealed it (incoming
+    AMENDS / INSERTS / REPEALS from AmendingAct nodes) under `amended_by`."""
     on, versions = _day(graph, law, as_of)
     key = section_key_for(law, section)
     rows = graph.run_read(
@@ -193,6 +194,11 @@ def related_sections(
         "outgoing": dict(outgoing),
         "incoming": dict(incoming),
         "issued_under": incoming.get("ISSUED_UNDER", []),
+        "amended_by": [
+            {"change": rel.lower(), **link}
+            for rel in ("AMENDS", "INSERTS", "REPEALS")
+            for link in incoming.get(rel, [])
+        ],
         "applicability": on.applicability(graph, [key]).get(key, []),
     }
 
@@ -240,10 +246,8 @@ def section_penalties(
 def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]:
     """A section's text in each kept expression of its law with the days it applied, the
     regulations issued under it and every decree that kept it from applying, with each
-    one's period, whatever the day.
-
-    Amending acts are not yet read from the consolidated texts, so `amended_by` is empty
-    (docs/architecture.md, "Time")."""
+    one's period, whatever the day, and the acts that amended, inserted or repealed it or
+    changed its law (`amended_by`: AmendingAct nodes, ingest/amendments.py), each once."""
     catalogue = read_catalogue(graph)
     versions = {x.id: x.version for x in catalogue.values() if x.version}
     _require_law(versions, law)
@@ -259,7 +263,7 @@ def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]
         "law": law,
         "label": node.get("label"),
         "versions": _versions(catalogue[law], rows),
-        "amended_by": [],
+        "amended_by": _amended_by(rows),
         "issued_under": [
             {k: v for k, v in item.items() if v is not None}
             for item in rows[0].get("issued_under") or []
@@ -268,6 +272,17 @@ def section_history(graph: GraphStore, law: str, section: str) -> dict[str, Any]
             read_applicability(graph, [key], published).get(key, []) if disapplying else []
         ),
     }
+
+
+def _amended_by(rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The amending acts of every row (one per kept version of the section), each act and
+    change once: what the section's text says changed it first, then its law's."""
+    found: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for row in rows:
+        for item in row.get("amended_by") or []:
+            entry = {k: v for k, v in item.items() if v not in (None, [])}
+            found.setdefault((item["changed"], item["act"], item["change"]), entry)
+    return sorted(found.values(), key=lambda e: (e["changed"] != "section", e["act"]))
 
 
 def _versions(law: Law, rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
