@@ -44,7 +44,8 @@ _BY_SECTIONS = re.compile(
     rf"(?:มาตรา|ข้อ)\s*(?P<first>{SECTION_NUMBER})"
     rf"(?P<more>(?:\s*(?:,|และ|หรือ)\s*(?:มาตรา|ข้อ)?\s*{SECTION_NUMBER})*)\s*"
 )
-_BY_THIS = re.compile(rf"(?:แห่ง|ของ)?\s*{_ACT_WORD}นี้")
+_THIS_ACT = rf"{_ACT_WORD}นี้"
+_BY_THIS = re.compile(rf"(?:แห่ง|ของ)?\s*{_THIS_ACT}")
 _ACT_START = re.compile(_ACT_WORD)
 # An act's name runs to its year ("… (ฉบับที่ ๔) พ.ศ. ๒๕๕๑"), past the year of a law it
 # names ("พระราชกำหนดแก้ไขเพิ่มเติมพระราชบัญญัติสุรา พ.ศ. ๒๔๙๓ พ.ศ. ๒๕…", "ประกาศ…
@@ -59,7 +60,6 @@ _BY_NAMED = (
     ),
     re.compile(rf"(?:แห่ง|ของ)?\s*(?P<name>{_NAME}ฉบับที่\s*[0-9๐-๙]+\)?)"),
 )
-_THIS_ACT = re.compile(rf"{_ACT_WORD}นี้")
 _NUMBER = re.compile(SECTION_NUMBER)
 # Words between what was changed and the phrase: "ซึ่ง", "ที่ได้", "ตามที่ได้", "ซึ่งถูก",
 # "ก่อนการ" (before the change by), …
@@ -69,7 +69,7 @@ _CONNECTOR = re.compile(
 # What may stand between a cited section and the connector: its paragraph or clause, and
 # "แห่ง<law name>" (at most a line of it).
 _GAP_MAX = 160
-_NAME_TO_END = re.compile(rf"{_ACT_WORD}[^\n\[\]]{{0,160}}?{_YEAR_END}\s*")
+_NAME_TO_END = re.compile(rf"{_NAME}{_YEAR_END}\s*")
 # Citations joined into one list ("มาตรา ๒๑ หรือมาตรา ๒๒ แห่ง…") are all changed.
 _LIST_JOIN = re.compile(r"\s*(?:\([^)]{1,4}\)\s*|วรรค\S+\s*)*(?:,|และ|หรือ)?\s*")
 _BRACKET_MAX = 400
@@ -211,7 +211,7 @@ def _targets(
         gap = text[cited[-1].citation.span[1] : end]
         # "มาตรา ๓๒ แห่งพระราชบัญญัตินี้" in an appended act is that act's own section.
         if len(gap) <= _GAP_MAX and not re.search(r"มาตรา|ข้อ\s*[0-9๐-๙]|\n\s*\n|ให้", gap):
-            if not _THIS_ACT.search(gap):
+            if not re.search(_THIS_ACT, gap):
                 return [_cited(r) for r in _listed(text, cited) if _cited(r)[0]]
     name = corpus.match_law_name_suffix(normalise_law_name(before[:end]))
     if name:

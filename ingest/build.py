@@ -21,13 +21,14 @@ from typing import Any
 from ingest.amendments import SELF, Amendment, find_amendments
 from ingest.corpus import CorpusIndex, normalise_law_name
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
-from ingest.ids import law_kind, node_key, section_label
+from ingest.ids import law_kind, node_key, section_label, title_year
 from ingest.instruments import (
     disapplications,
     enabling_sections,
     in_force,
     period_of,
     says_disapplies,
+    year_start,
 )
 from ingest.models import Law, Section
 from ingest.rules import (
@@ -466,10 +467,18 @@ class _Builder:
             )
             return key
         key = node_key(law.id, "amending", normalise_law_name(by))
+        year = title_year(by)
         self.node(
             NodeLabel.AMENDING_ACT,
             key,
-            {"label": by, "name": by, "law_id": corpus.resolve_law(by)},
+            {
+                "label": by,
+                "name": by,
+                "law_id": corpus.resolve_law(by),
+                "year": year or None,
+                # the earliest it can have applied from: its day is in no source
+                "not_before": year_start(year) or None,
+            },
         )
         return key
 

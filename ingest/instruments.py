@@ -100,7 +100,7 @@ def in_force(law: Law) -> InForce:
     """The period the law's commencement section gives (the first section saying
     "ให้ใช้บังคับ" among the first three)."""
     year = law.year or title_year(law.title)
-    earliest = _year_start(year) if law.language == "th" else ""
+    earliest = year_start(year) if law.language == "th" else ""
     texts = [section.text for section in sorted(law.sections, key=lambda s: s.order)[:3]]
     return period_of(texts, earliest)
 
@@ -172,7 +172,8 @@ def says_disapplies(law: Law) -> bool:
 # --- helpers -----------------------------------------------------------------------------
 
 
-def _year_start(year: str) -> str:
+def year_start(year: str) -> str:
+    """The first day of a year as printed (Buddhist era when past 2400), "" when not a year."""
     digits = thai_to_arabic_digits(year)
     if not digits.isdigit():
         return ""

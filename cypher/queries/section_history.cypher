@@ -15,14 +15,14 @@ WHERE a.law_version IN $published
 WITH s, l, issued_under, collect(CASE WHEN a IS NOT NULL THEN
        {change: toLower(type(c)), changed: 'section', act: a.key, label: a.label, law: a.law,
         law_id: a.law_id, appended: a.appended, commencement: a.commencement,
-        valid_from: a.valid_from, markers: c.markers, by_sections: c.by_sections}
+        valid_from: a.valid_from, not_before: a.not_before, markers: c.markers, by_sections: c.by_sections}
      END) AS of_section
 OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(l)
 WHERE a.law_version IN $published
 WITH s, l, issued_under, of_section, collect(CASE WHEN a IS NOT NULL THEN
        {change: toLower(type(c)), changed: 'law', act: a.key, label: a.label, law: a.law,
         law_id: a.law_id, appended: a.appended, commencement: a.commencement,
-        valid_from: a.valid_from, markers: c.markers, by_sections: c.by_sections}
+        valid_from: a.valid_from, not_before: a.not_before, markers: c.markers, by_sections: c.by_sections}
      END) AS of_law
 RETURN properties(s) AS node, properties(l) AS law, issued_under,
        of_section + of_law AS amended_by

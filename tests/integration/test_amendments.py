@@ -124,6 +124,7 @@ def test_history_and_related_list_what_amended_a_section(stack: dict[str, Any]) 
     assert "ซึ่งแก้ไขเพิ่มเติมโดยพระราชบัญญัตินี้" in s5[0]["markers"][0]
     s6 = lookups.section_history(graph, LAW, "6")["amended_by"]
     assert [(x["changed"], x["label"], x["law"]) for x in s6][0] == ("section", NAMED, OTHER)
+    assert s6[0]["not_before"] == "1997-01-01" and "valid_from" not in s6[0]  # day unknown
     related = lookups.related_sections(graph, LAW, "6")
     assert [(x["change"], x["label"]) for x in related["amended_by"]] == [("amends", NAMED)]
 

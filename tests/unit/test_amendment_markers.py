@@ -125,6 +125,8 @@ def test_the_graph_has_an_amending_act_per_act_and_its_changes() -> None:
         if e.source_label is NodeLabel.AMENDING_ACT
     }
     named = "พระราชบัญญัติเทียบตำแหน่งพ.ศ.2475"
+    by_name = acts[f"{code.id}:amending:{named}"]
+    assert (by_name["year"], by_name["not_before"]) == ("2475", "1932-01-01")
     assert edges == {
         (RelType.AMENDS, "appended-1", code.id),
         (RelType.AMENDS, "appended-1", f"{code.id}:s:5"),
