@@ -165,6 +165,23 @@ def test_related_and_history_list_the_decrees_with_their_dates(stack: dict[str, 
     assert DECREE_2563 in _decrees(chapter_7)  # whatever the day
 
 
+def test_the_2563_decree_lists_the_no_2_decree_that_extended_it(stack: dict[str, Any]) -> None:
+    """OCS appends the (No. 2) decree of B.E. 2564 to the 2563 decree's text: it is kept as
+    an amending act of the decree, with the remarks that say it extended it, not as the
+    decree's s.2."""
+    history = lookups.section_history(stack["graph"], DECREE_2563, "3")
+    [act] = history["amended_by"]
+    assert (act["changed"], act["change"], act["act"]) == (
+        "law", "amends", f"{DECREE_2563}:amending:appended-1"
+    )  # fmt: skip
+    assert "ตั้งแต่วันถัดจากวันประกาศในราชกิจจานุเบกษา" in act["commencement"]
+    assert "valid_from" not in act  # a Gazette day no source holds
+    notes = stack["graph"].run_cypher(
+        "MATCH (a:AmendingAct {key: $key}) RETURN a.notes AS notes", key=act["act"]
+    )[0]["notes"]
+    assert "ออกไปอีกจนถึงวันที่ ๓๑ พฤษภาคม พ.ศ. ๒๕๖๕" in notes[0]
+
+
 def test_a_bad_as_of_is_refused_by_name(stack: dict[str, Any]) -> None:
     with pytest.raises(InvalidQuery) as e:
         lookups.section_text(stack["graph"], PDPA, "84", "1 June 2021")
