@@ -24,13 +24,14 @@ AmendingAct nodes with AMENDS / INSERTS / REPEALS relationships.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ingest.corpus import CorpusIndex, normalise_law_name
 from ingest.ids import normalise_section_number
 from ingest.models import Law
 from ingest.readers.base import SECTION_NUMBER, make_section
-from ingest.xrefs import Resolution, extract_citations, resolve_citation
+from ingest.xrefs import Resolution, extract_citations, resolve_citations
 
 CHANGES = {"แก้ไขเพิ่มเติม": "amends", "ยกเลิก": "repeals", "เพิ่ม": "inserts"}
 SELF = "self"  # the amending act is the law the text belongs to
@@ -103,16 +104,8 @@ def read_markers(law: Law, corpus: CorpusIndex) -> list[Marker]:
     """Every amendment marker in `law`: its sections, its notes, and the provisions and
     remarks of the acts appended to it, in that order."""
     found: list[Marker] = []
-    for section in sorted(law.sections, key=lambda s: s.order):
-        found += _markers(law, corpus, section.key, section.text, SELF, bracket_target=section.key)
-    for index, note in enumerate(law.notes):
-        found += _markers(law, corpus, f"{law.id}:note-{index + 1}", note, SELF)
-    for act in law.appended_acts:
-        by = f"appended-{act.index}"
-        for unit, number, text in act.provisions:
-            found += _markers(law, corpus, f"{law.id}:{by}:{unit}-{number}", text, by)
-        for index, note in enumerate(act.notes):
-            found += _markers(law, corpus, f"{law.id}:{by}:note-{index + 1}", note, by)
+    for place, text, context, bracket_target in _texts(law):
+        found += _markers(law, corpus, place, text, context, bracket_target=bracket_target)
     return found
 
 
@@ -124,10 +117,22 @@ def find_amendments(law: Law, corpus: CorpusIndex) -> list[Amendment]:
 def count_phrases(law: Law) -> int:
     """How many "แก้ไขเพิ่มเติมโดย / ยกเลิกโดย / เพิ่มโดย" phrases `law` prints, markers
     or not (the denominator a report compares markers with)."""
-    texts = [s.text for s in law.sections] + list(law.notes)
-    texts += [text for act in law.appended_acts for _, _, text in act.provisions]
-    texts += [note for act in law.appended_acts for note in act.notes]
-    return sum(len(_PHRASE.findall(text)) for text in texts)
+    return sum(len(_PHRASE.findall(text)) for _, text, _, _ in _texts(law))
+
+
+def _texts(law: Law) -> Iterator[tuple[str, str, str, str | None]]:
+    """(place, text, the act "this act" means there, the section a bracketed note in it
+    annotates) for each text of `law` a marker may be printed in."""
+    for section in sorted(law.sections, key=lambda s: s.order):
+        yield section.key, section.text, SELF, section.key
+    for index, note in enumerate(law.notes):
+        yield f"{law.id}:note-{index + 1}", note, SELF, None
+    for act in law.appended_acts:
+        by = f"appended-{act.index}"
+        for unit, number, text in act.provisions:
+            yield f"{law.id}:{by}:{unit}-{number}", text, by, None
+        for index, note in enumerate(act.notes):
+            yield f"{law.id}:{by}:note-{index + 1}", note, by, None
 
 
 # --- one text ----------------------------------------------------------------------------
@@ -147,7 +152,7 @@ def _markers(
     if not phrases:
         return []
     probe = make_section(law.id, "amendment-probe", text, language=law.language, order=-1)
-    resolutions = [resolve_citation(c, law, corpus) for c in extract_citations(probe, law, corpus)]
+    resolutions = resolve_citations(extract_citations(probe, law, corpus), law, corpus)
     out: list[Marker] = []
     for phrase in phrases:
         by = _amending_act(text, phrase.end(), context)
@@ -210,9 +215,12 @@ def _targets(
     if cited:
         gap = text[cited[-1].citation.span[1] : end]
         # "มาตรา ๓๒ แห่งพระราชบัญญัตินี้" in an appended act is that act's own section.
-        if len(gap) <= _GAP_MAX and not re.search(r"มาตรา|ข้อ\s*[0-9๐-๙]|\n\s*\n|ให้", gap):
-            if not re.search(_THIS_ACT, gap):
-                return [_cited(r) for r in _listed(text, cited) if _cited(r)[0]]
+        if (
+            len(gap) <= _GAP_MAX
+            and not re.search(r"มาตรา|ข้อ\s*[0-9๐-๙]|\n\s*\n|ให้", gap)
+            and not re.search(_THIS_ACT, gap)
+        ):
+            return [target for target in map(_cited, _listed(text, cited)) if target[0]]
     name = corpus.match_law_name_suffix(normalise_law_name(before[:end]))
     if name:
         return [(corpus.law_ids_by_name[name], "law")]

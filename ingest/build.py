@@ -5,8 +5,9 @@ AmendingAct, and curated Concepts where `data/curated/<law id>.json` exists. Edg
 hierarchy (HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES,
 one per source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus),
 the rule-based relations of `ingest.rules`, a decree's ties to its parent
-(`ingest.instruments`) and what amended the law (`ingest.amendments`). Nodes and edges come out sorted, so the same law
-always gives the same graph. Version and uid properties are the exporter's business.
+(`ingest.instruments`) and what amended the law (`ingest.amendments`). Nodes and edges
+come out sorted, so the same law always gives the same graph. Version and uid properties
+are the exporter's business.
 """
 
 from __future__ import annotations
@@ -270,8 +271,7 @@ class _Builder:
             }
         )
         if resolution.law_id is None and citation.law:
-            key = node_key(self.law.id, "ext", normalise_law_name(citation.law))
-            self.node(NodeLabel.EXTERNAL_LAW, key, {"name": citation.law})
+            key = self._external_law(citation.law)
             edge_key = (RelType.CITES_EXTERNAL, citation.source, key)
             existing = self.edges.get(edge_key)
             sections = sorted(
@@ -487,9 +487,13 @@ class _Builder:
             return NodeLabel.SECTION, amendment.target
         if amendment.target_kind == "law":
             return NodeLabel.LAW, amendment.target
-        key = node_key(self.law.id, "ext", normalise_law_name(amendment.target))
-        self.node(NodeLabel.EXTERNAL_LAW, key, {"name": amendment.target})
-        return NodeLabel.EXTERNAL_LAW, key
+        return NodeLabel.EXTERNAL_LAW, self._external_law(amendment.target)
+
+    def _external_law(self, name: str) -> str:
+        """The ExternalLaw node key for a law outside the corpus (made on first use)."""
+        key = node_key(self.law.id, "ext", normalise_law_name(name))
+        self.node(NodeLabel.EXTERNAL_LAW, key, {"name": name})
+        return key
 
     def curated(self, folder: Path) -> None:
         # Look the file up by listing the folder: derived law ids can be longer than a file

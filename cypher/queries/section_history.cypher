@@ -10,19 +10,14 @@ WITH s, l, collect(CASE WHEN r IS NOT NULL THEN
        {law: r.key, title: r.title, kind: r.kind, valid_from: r.valid_from,
         valid_to: r.valid_to, not_before: r.not_before, commencement: r.commencement}
      END) AS issued_under
-OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(s)
+UNWIND [['section', s], ['law', l]] AS changed
+WITH s, l, issued_under, changed[0] AS what, changed[1] AS t
+OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(t)
 WHERE a.law_version IN $published
-WITH s, l, issued_under, collect(CASE WHEN a IS NOT NULL THEN
-       {change: toLower(type(c)), changed: 'section', act: a.key, label: a.label, law: a.law,
-        law_id: a.law_id, appended: a.appended, commencement: a.commencement,
-        valid_from: a.valid_from, not_before: a.not_before, markers: c.markers, by_sections: c.by_sections}
-     END) AS of_section
-OPTIONAL MATCH (a:AmendingAct)-[c:AMENDS|INSERTS|REPEALS]->(l)
-WHERE a.law_version IN $published
-WITH s, l, issued_under, of_section, collect(CASE WHEN a IS NOT NULL THEN
-       {change: toLower(type(c)), changed: 'law', act: a.key, label: a.label, law: a.law,
-        law_id: a.law_id, appended: a.appended, commencement: a.commencement,
-        valid_from: a.valid_from, not_before: a.not_before, markers: c.markers, by_sections: c.by_sections}
-     END) AS of_law
 RETURN properties(s) AS node, properties(l) AS law, issued_under,
-       of_section + of_law AS amended_by
+       collect(CASE WHEN a IS NOT NULL THEN
+         {change: toLower(type(c)), changed: what, act: a.key, label: a.label, law: a.law,
+          law_id: a.law_id, appended: a.appended, commencement: a.commencement,
+          valid_from: a.valid_from, not_before: a.not_before, markers: c.markers,
+          by_sections: c.by_sections}
+       END) AS amended_by
