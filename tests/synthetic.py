@@ -1,9 +1,15 @@
-"""A small hand-made law graph for export and loading tests (independent of the readers
-and the graph builder), with text meant to break naive escaping."""
+"""Hand-made test data: a small law graph for export and loading tests (independent of the
+readers and the graph builder), with text meant to break naive escaping, and Thai laws
+made of a few sections for the rule tests."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
+from ingest.ids import law_id_for_title, title_aliases
+from ingest.models import Law
+from ingest.readers.base import make_section
 
 LAW = "test-law"
 # Quotes of every kind, backslashes (also before quotes), an injection attempt, newlines,
@@ -72,3 +78,22 @@ def expected_counts(graph: LawGraph) -> dict[str, dict[str, int]]:
     for e in graph.edges:
         edges[str(e.type)] = edges.get(str(e.type), 0) + 1
     return {"nodes": dict(sorted(nodes.items())), "edges": dict(sorted(edges.items()))}
+
+
+def thai_law(texts: dict[str, str], title: str = "พระราชบัญญัติทดสอบ พ.ศ. 2560", **fields: Any) -> Law:
+    """A Thai law titled `title` whose sections are `texts` (number -> text), in that
+    order; `fields` set any other `Law` field (e.g. `appended_acts`)."""
+    law_id = law_id_for_title(title)
+    return Law(
+        id=law_id,
+        title=title,
+        language="th",
+        jurisdiction="TH",
+        source="test",
+        aliases=title_aliases(title),
+        sections=[
+            make_section(law_id, number, text, language="th", order=i)
+            for i, (number, text) in enumerate(texts.items(), start=1)
+        ],
+        **fields,
+    )

@@ -8,30 +8,13 @@ from ingest.amendments import SELF, count_phrases, find_amendments, read_markers
 from ingest.build import build_graph
 from ingest.corpus import CorpusIndex
 from ingest.graph import NodeLabel, RelType
-from ingest.ids import law_id_for_title
 from ingest.models import AppendedAct, Law
-from ingest.readers.base import make_section
 from ingest.serial import law_from_text, law_to_text
 from services.core.profiles import profile_documents
+from tests.synthetic import thai_law
 
 CODE = "พระราชบัญญัติทดสอบ พ.ศ. 2500"
 OTHER = "พระราชบัญญัติอื่น พ.ศ. 2510"
-
-
-def _law(title: str, texts: dict[str, str], appended: list[AppendedAct] | None = None) -> Law:
-    law_id = law_id_for_title(title)
-    return Law(
-        id=law_id,
-        title=title,
-        language="th",
-        jurisdiction="TH",
-        source="test",
-        sections=[
-            make_section(law_id, number, text, language="th", order=i)
-            for i, (number, text) in enumerate(texts.items(), start=1)
-        ],
-        appended_acts=appended or [],
-    )
 
 
 def _code() -> Law:
@@ -53,8 +36,7 @@ def _code() -> Law:
         ),
         notes=("หมายเหตุ :- เหตุผล",),
     )
-    return _law(
-        CODE,
+    return thai_law(
         {
             "5": "ผู้ใดประสงค์จะประกอบกิจการต้องได้รับอนุญาต",
             "6": "ใบอนุญาตให้มีอายุหนึ่งปี",
@@ -64,12 +46,13 @@ def _code() -> Law:
             ),
             "8": "ให้เสียภาษีมูลค่าเพิ่มโดยคำนวณจากฐานภาษี",  # wording, not a marker
         },
-        [appended],
+        CODE,
+        appended_acts=[appended],
     )
 
 
 def test_markers_name_the_act_and_what_it_changed() -> None:
-    code, other = _code(), _law(OTHER, {"1": "ชื่อ"})
+    code, other = _code(), thai_law({"1": "ชื่อ"}, OTHER)
     corpus = CorpusIndex.from_laws([code, other])
     found = {
         (a.place.rsplit(":", 1)[-1], a.by, a.target, a.change)
@@ -91,13 +74,13 @@ def test_markers_name_the_act_and_what_it_changed() -> None:
 
 
 def test_a_law_that_says_it_amends_another_law_amends_that_law_not_itself() -> None:
-    other = _law(OTHER, {"3": "ข้อความเดิม"})
-    amending = _law(
-        "พระราชบัญญัติแก้ไข พ.ศ. 2520",
+    other = thai_law({"3": "ข้อความเดิม"}, OTHER)
+    amending = thai_law(
         {
             "4": "ใบอนุญาตตามมาตรา ๓ แห่งพระราชบัญญัติอื่น พ.ศ. ๒๕๑๐ ซึ่งแก้ไขเพิ่มเติมโดยพระราชบัญญัตินี้",
             "5": "ผู้ซึ่งได้รับอนุญาตตามมาตรา ๔ ซึ่งแก้ไขเพิ่มเติมโดยพระราชบัญญัตินี้",
         },
+        "พระราชบัญญัติแก้ไข พ.ศ. 2520",
     )
     corpus = CorpusIndex.from_laws([other, amending])
     [amendment] = find_amendments(amending, corpus)

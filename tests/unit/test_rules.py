@@ -7,7 +7,6 @@ from pathlib import Path
 import pytest
 
 from ingest.corpus import CorpusIndex
-from ingest.ids import law_id_for_title, title_aliases
 from ingest.models import Law
 from ingest.parse import read_source
 from ingest.readers.base import make_section
@@ -19,28 +18,12 @@ from ingest.rules import (
     find_term_uses,
 )
 from ingest.xrefs import extract_citations, resolve_citation
+from tests.synthetic import thai_law
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 PDPA_OCS = SHARED / "corpus/th-pdpa-2562/ocs/pdpa_2562_ocs.json"
 GDPR = SHARED / "corpus/eu-gdpr/gdpr.json"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus not present")
-
-
-def _law(texts: dict[str, str], title: str = "พระราชบัญญัติทดสอบ พ.ศ. 2560") -> Law:
-    law_id = law_id_for_title(title)
-    sections = [
-        make_section(law_id, n, t, language="th", order=i)
-        for i, (n, t) in enumerate(texts.items(), start=1)
-    ]
-    return Law(
-        id=law_id,
-        title=title,
-        language="th",
-        jurisdiction="TH",
-        source="test",
-        aliases=title_aliases(title),
-        sections=sections,
-    )
 
 
 def _penalties(law: Law, number: str) -> list[Penalty]:
@@ -109,7 +92,7 @@ def test_every_pdpa_penalty_section_has_a_penalty_and_a_breached_section(pdpa: L
 
 
 def test_citation_that_only_qualifies_the_act_is_not_a_breach() -> None:
-    law = _law(
+    law = thai_law(
         {
             "1": "ข้อความ",
             "2": "ข้อความ",
@@ -179,7 +162,7 @@ def test_pdpa_definitions_and_term_use(pdpa: Law) -> None:
 
 
 def test_a_short_term_inside_a_longer_defined_term_is_not_a_use() -> None:
-    law = _law(
+    law = thai_law(
         {
             "1": "ในพระราชบัญญัตินี้\n“ข้อมูลส่วนบุคคล” หมายความว่า ข้อมูลเกี่ยวกับบุคคล\n“บุคคล” หมายความว่า บุคคลธรรมดา",
             "2": "ห้ามเปิดเผยข้อมูลส่วนบุคคล",
@@ -204,7 +187,7 @@ def test_gdpr_article_4_definitions() -> None:
 
 
 def test_exemption_clauses_and_what_they_carve_out_of() -> None:
-    law = _law(
+    law = thai_law(
         {
             "1": "ผู้ควบคุมต้องแจ้ง\nห้ามเปิดเผย เว้นแต่\n(1) ได้รับความยินยอม\n(2) กฎหมายบัญญัติ",
             "2": "ความในมาตรา 1 มิให้นำมาใช้บังคับแก่การเก็บรวบรวมเพื่อประโยชน์ส่วนตน",

@@ -11,13 +11,13 @@ from pathlib import Path
 import pytest
 
 from ingest.corpus import CorpusIndex
-from ingest.ids import law_id_for_title, title_aliases
 from ingest.models import Law
 from ingest.parse import read_source
 from ingest.readers.base import make_section
 from ingest.readers.sidataplus import read_marked_links
 from ingest.thai_numbers import parse_kanji_number
 from ingest.xrefs import Citation, extract_citations, resolve_citation
+from tests.synthetic import thai_law
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
@@ -31,20 +31,7 @@ needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus 
 def _law(
     numbers: list[str], texts: dict[str, str], title: str = "พระราชบัญญัติทดสอบ พ.ศ. 2560"
 ) -> Law:
-    law_id = law_id_for_title(title)
-    sections = [
-        make_section(law_id, n, texts.get(n, "ข้อความ"), language="th", order=i)
-        for i, n in enumerate(numbers, start=1)
-    ]
-    return Law(
-        id=law_id,
-        title=title,
-        language="th",
-        jurisdiction="TH",
-        source="test",
-        aliases=title_aliases(title),
-        sections=sections,
-    )
+    return thai_law({n: texts.get(n, "ข้อความ") for n in numbers}, title)
 
 
 def _cites(text: str, numbers: list[str] | None = None) -> list[Citation]:
