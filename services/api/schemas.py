@@ -209,7 +209,8 @@ class SearchResponse(BaseModel):
         default_factory=list,
         description="Graph mode over several laws: which laws the question is about, each "
         "with its routing probability, whether it was chosen (searched in a list of its own) "
-        "and the features that gave it (where its sections ranked, whether it is named).",
+        "and the features that gave it (its share of the vector evidence, whether it is "
+        "named, whether its jurisdiction is).",
     )
     passages: list[PassageHit] = Field(
         default_factory=list,

@@ -36,6 +36,7 @@ _JAPANESE_LETTER = re.compile(r"[\u3040-\u30FF\u4E00-\u9FFF]")  # kana and kanji
 # Where intents and asking parts are read from (data/lexicon/intents.json).
 LEXICON = REPO_ROOT / "data" / "lexicon" / "intents.json"
 GLOSSARIES = REPO_ROOT / "data" / "glossary"
+JURISDICTIONS = REPO_ROOT / "data" / "routing" / "jurisdictions.json"
 _SENTENCE_END = re.compile(r"(?<=[.?!])\s+")
 
 _EN_STOPWORDS = frozenset(
@@ -79,6 +80,9 @@ class QuestionAnalysis:
     bridge_terms: tuple[str, ...] = field(default=())
     asking: str | None = None  # what a long fact pattern asks (`asking_part`)
     llm_keywords: tuple[str, ...] = field(default=())
+    # the jurisdictions it names ("a Bangkok clinic", "under Thai law" -> "TH"): routing's
+    # evidence, and what tells apart laws that share a name
+    places: tuple[str, ...] = field(default=())
 
     @property
     def intents(self) -> tuple[str, ...]:
@@ -148,6 +152,7 @@ def analyse_question(
         bridge_terms=glossary_terms(lowered, statute_languages, bridging=True),
         asking=asking_part(cleaned),
         llm_keywords=extra,
+        places=named_places(lowered),
     )
 
 
@@ -231,6 +236,31 @@ def glossaries() -> tuple[Glossary, ...]:
         )
         found.append(Glossary(path.stem, reads, str(data["scope"]["language"]), entries))
     return tuple(found)
+
+
+def named_places(lowered: str) -> tuple[str, ...]:
+    """The jurisdiction codes a lower-cased question names, by the words of
+    `data/routing/jurisdictions.json` (its place, people, capital or currency)."""
+    return tuple(code for code, pattern in _place_patterns().items() if pattern.search(lowered))
+
+
+@lru_cache(maxsize=1)
+def _place_patterns() -> dict[str, re.Pattern[str]]:
+    """One pattern per jurisdiction. Latin-script words match whole ("eu" is not in
+    "neutral"; a sign such as "s$" may run into its amount); Thai and Japanese words,
+    written without spaces, as substrings."""
+    data = json.loads(JURISDICTIONS.read_text(encoding="utf-8"))
+    patterns = {}
+    for code, words in data["jurisdictions"].items():
+        alternatives = []
+        for word in (str(w).lower() for w in words):
+            if not _LATIN_LETTER.search(word):
+                alternatives.append(re.escape(word))
+                continue
+            end = r"(?![a-z0-9])" if word[-1].isalnum() else ""
+            alternatives.append(rf"(?<![a-z0-9]){re.escape(word)}{end}")
+        patterns[str(code)] = re.compile("|".join(alternatives))
+    return patterns
 
 
 @lru_cache(maxsize=1)

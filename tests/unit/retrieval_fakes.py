@@ -123,6 +123,7 @@ class FakeGraphStore:
                 "title": n.props.get("title"),
                 "short_name": n.props.get("short_name"),
                 "aliases": n.props.get("aliases"),
+                "jurisdiction": n.props.get("jurisdiction"),
             }
             for n in self.nodes.values()
             if "Law" in n.labels and n.props["key"] in laws

@@ -223,3 +223,23 @@ def test_a_short_question_or_one_that_asks_nothing_has_no_asking_part():
     assert asking_part("อยากทราบว่าเก็บข้อมูลสุขภาพได้ไหม") is None  # all of it is the ask
     assert asking_part(FACTS_TH) is None
     assert asking_part(FACTS_EN) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "places"),
+    [
+        ("Under the Thai PDPA, what is biometric data?", ("TH",)),
+        ("A Bangkok clinic was fined 500,000 baht", ("TH",)),
+        ("ร้านค้าในประเทศไทยเก็บข้อมูลลูกค้า", ("TH",)),
+        ("We ship to EU customers and invoice in euros", ("EU",)),
+        ("A Singapore shop charged S$5,000", ("SG",)),
+        ("日本の事業者が個人情報を", ("JP",)),
+        ("A Singaporean firm selling to Thai customers", ("TH", "SG")),
+        ("A neutral third party", ()),  # "eu" only as a word
+        ("บทบาทของเจ้าหน้าที่", ()),
+    ],
+)
+def test_the_jurisdictions_a_question_names_are_read_from_its_place_people_and_money(
+    question, places
+):
+    assert analyse_question(question).places == places

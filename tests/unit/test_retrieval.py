@@ -284,6 +284,26 @@ def test_a_bare_section_number_means_the_law_the_question_names(stores):
     assert cited and not any(s.certain for s in cited)
 
 
+def test_a_name_two_laws_share_means_the_one_of_the_jurisdiction_the_question_names(stores):
+    graph, _, _ = stores
+    graph.nodes[LAW].props["jurisdiction"] = "TH"
+    graph.add_law("sg-pdpa-2012", "5555aaaa0000", title="Personal Data Protection Act 2012",
+                  short_name="PDPA", jurisdiction="SG")  # fmt: skip
+    graph.add("Section", "sg-pdpa-2012:s:26", "5555aaaa0000", number="26", label="Section 26",
+              text="x")  # fmt: skip
+    settings = Settings(retrieval={"seeds": {"max_seeds": 0}})
+    thai = run(stores, "What does section 26 of the Thai PDPA say?", settings=settings)
+    assert [s.key for s in thai.seeds] == [f"{LAW}:s:26"] and thai.seeds[0].certain
+    singapore = run(stores, "What does section 26 of Singapore's PDPA say?", settings=settings)
+    assert [s.key for s in singapore.seeds] == ["sg-pdpa-2012:s:26"]
+    # no place named: the name still means both laws, and the section number is uncertain
+    either = run(stores, "What does section 26 of the PDPA say?", settings=settings)
+    assert {s.key for s in either.seeds} == {f"{LAW}:s:26", "sg-pdpa-2012:s:26"}
+    # the route says which law the place pointed to
+    routes = {r["law"]: r["features"] for r in thai.laws}
+    assert routes[LAW]["place"] == 1.0 and "place" not in routes.get("sg-pdpa-2012", {})
+
+
 def test_penalty_section_follows_the_section_it_punishes(stores):
     found = keys(run(stores, QUESTION_TH))
     assert found.index(f"{LAW}:s:84") == found.index(f"{LAW}:s:26") + 1

@@ -8,22 +8,41 @@ import pytest
 
 from services.core.retrieval.intents import IntentModel, fit
 from services.core.retrieval.models import Candidate
-from services.core.retrieval.routing import LawRouter, choose, law_features
+from services.core.retrieval.routing import (
+    ROUTER_FILE,
+    LawRouter,
+    choose,
+    law_features,
+    law_router,
+)
 from services.core.retrieval.select import guarantee
 
 
-def test_routing_features_are_each_law_s_share_of_the_evidence_and_whether_it_is_named():
+def test_routing_features_are_each_law_s_share_of_the_evidence_and_what_the_question_names():
     evidence = {
         "mass": {"pdpa": 2.0, "gdpr": 1.0, "hidden": 5.0},
         "named": ["ccc"],
+        "placed": ["pdpa", "ccc"],  # the question names their jurisdiction ("a Thai shop")
         "visible": ["pdpa", "gdpr", "ccc"],
     }
     features = law_features(evidence)
     assert features == {
-        "pdpa": {"mass": 0.4, "named": 0.0},  # the invisible law's mass still sets the scale
-        "gdpr": {"mass": 0.2, "named": 0.0},
-        "ccc": {"mass": 0.0, "named": 1.0},
+        # the invisible law's mass still sets the scale
+        "pdpa": {"mass": 0.4, "named": 0.0, "place": 1.0},
+        "gdpr": {"mass": 0.2, "named": 0.0, "place": 0.0},
+        "ccc": {"mass": 0.0, "named": 1.0, "place": 1.0},
     }
+
+
+def test_a_named_jurisdiction_lifts_its_law_over_one_with_as_much_evidence():
+    router = law_router(ROUTER_FILE)
+    p = router.probabilities(
+        {
+            "th": {"mass": 0.9, "named": 0.0, "place": 1.0},
+            "sg": {"mass": 1.0, "named": 0.0, "place": 0.0},
+        }
+    )
+    assert p["th"] > p["sg"]
 
 
 def test_the_router_gives_probabilities_and_a_named_law_wins():

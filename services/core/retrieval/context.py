@@ -53,6 +53,7 @@ class SearchContext:
     asking_embedding: Embedding | None = None
     # route_laws
     named: list[str] = field(default_factory=list)  # laws the question names
+    jurisdictions: dict[str, str] = field(default_factory=dict)  # law -> "TH", "EU", ...
     # the named laws, unless they are every law searched: their own list, full weight
     singled_out: list[str] = field(default_factory=list)
     focus: Mapping[str, float] = field(default_factory=dict)  # law -> weight of its hits

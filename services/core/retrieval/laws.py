@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
@@ -22,8 +23,18 @@ from services.core.retrieval.models import Law
 # cache past this many law versions starts over.
 VERSION_CACHE_MAX = 20_000
 _T = TypeVar("_T")
+
+
+@dataclass(frozen=True)
+class LawNames:
+    """What a question may call a law: its names, lower-cased, and its jurisdiction."""
+
+    names: tuple[str, ...] = ()
+    jurisdiction: str = ""  # "TH", "EU", "SG", "JP" (ingest/readers); "" when unknown
+
+
 # law version -> its names
-LAW_NAMES: dict[str, tuple[str, ...]] = {}
+LAW_NAMES: dict[str, LawNames] = {}
 
 
 def read_catalogue(graph: GraphStore) -> dict[str, Law]:
@@ -100,29 +111,42 @@ def keep_per_version(
         cache.update(read(missing))
 
 
-def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, tuple[str, ...]]:
-    """The names a question may use for each law, lower-cased (on 429 laws the query costs
-    10-40 ms, hence the cache)."""
+def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, LawNames]:
+    """The names a question may use for each law, lower-cased, and its jurisdiction (on
+    429 laws the query costs 10-40 ms, hence the cache)."""
 
-    def read(missing: list[Law]) -> dict[str, tuple[str, ...]]:
+    def read(missing: list[Law]) -> dict[str, LawNames]:
         by_id = {law.id: law for law in missing}
-        names: dict[str, tuple[str, ...]] = {}
+        names: dict[str, LawNames] = {}
         for row in graph.run_read("retrieval_law_names", laws=list(by_id)):
             found = [row.get("short_name"), row.get("title"), *(row.get("aliases") or [])]
-            names[by_id[str(row["law"])].law_version] = tuple(
-                n.lower() for n in found if isinstance(n, str) and len(n) >= 3
+            names[by_id[str(row["law"])].law_version] = LawNames(
+                tuple(n.lower() for n in found if isinstance(n, str) and len(n) >= 3),
+                str(row.get("jurisdiction") or ""),
             )
         return names
 
     keep_per_version(LAW_NAMES, laws, read)
-    return {law.id: LAW_NAMES.get(law.law_version, ()) for law in laws}
+    return {law.id: LAW_NAMES.get(law.law_version, LawNames()) for law in laws}
 
 
-def named_laws(graph: GraphStore, normalised_question: str, laws: Sequence[Law]) -> list[str]:
-    """The laws the question names by title, short name or alias."""
+def named_laws(
+    names: Mapping[str, LawNames], normalised_question: str, places: Sequence[str] = ()
+) -> list[str]:
+    """The laws the question names by title, short name or alias, in `names`' order. A
+    name several laws share ("PDPA": Thailand's and Singapore's) means those of them whose
+    jurisdiction the question names ("the Thai PDPA"), when it names one of theirs."""
     text = normalised_question.lower()
-    names = law_names(graph, laws)
-    return [law.id for law in laws if any(n in text for n in names.get(law.id, ()))]
+    sharing: dict[str, list[str]] = defaultdict(list)
+    for law, known in names.items():
+        for name in known.names:
+            if name in text:
+                sharing[name].append(law)
+    named: set[str] = set()
+    for found in sharing.values():
+        placed = [law for law in found if names[law].jurisdiction in places]
+        named.update(placed or found)
+    return [law for law in names if law in named]
 
 
 def law_focus(

@@ -3,8 +3,9 @@
 With many laws loaded the seeds land in whatever statute shares the question's words (a
 Thai question on employee data drifts to the Civil and Commercial Code, an English one to
 the GDPR when it asked about the Thai PDPA). Each law the lists found is described by its
-share of the fused vector evidence and by whether the question names it; a conditional
-logit over the laws turns that into probabilities. Its weights are learned
+share of the fused vector evidence, by whether the question names it, and by whether it
+names the law's jurisdiction ("a Bangkok clinic", "fined in baht": `analysis.named_places`);
+a conditional logit over the laws turns that into probabilities. Its weights are learned
 (`bench/train_router.py`) on questions whose law is known, over many laws, and ship in
 `data/routing/law_router.json`. More features were tried (where a law's sections ranked in
 each list, the question's own words searched dense and lexically apart, its script): they
@@ -41,6 +42,7 @@ ROUTER_FILE = REPO_ROOT / "data" / "routing" / "law_router.json"
 FEATURES = (
     "mass",  # the law's share of the fused vector evidence, over the best law's
     "named",  # the question names it
+    "place",  # the question names its jurisdiction ("a Bangkok clinic", "EU customers")
 )
 
 
@@ -114,9 +116,13 @@ def route_evidence(
     mass: dict[str, float] = defaultdict(float)
     for key, score in (scores if scores is not None else ctx.deep_scores).items():
         mass[law_of(key)] += score
+    places = set(ctx.analysed.places)
     return {
         "mass": dict(mass),
         "named": list(ctx.named),
+        "placed": sorted(
+            law for law in {*mass, *ctx.named} if ctx.jurisdictions.get(law, "") in places
+        ),
         "visible": [law.id for law in ctx.visible],
     }
 
@@ -125,10 +131,15 @@ def law_features(evidence: Mapping[str, Any]) -> dict[str, dict[str, float]]:
     """law -> FEATURES, for every visible law the lists found or the question names."""
     mass: Mapping[str, float] = evidence["mass"]
     named = set(evidence["named"])
+    placed = set(evidence.get("placed", ()))
     most = max(mass.values(), default=0.0) or 1.0
     visible = set(evidence["visible"])
     return {
-        law: {"mass": mass.get(law, 0.0) / most, "named": 1.0 if law in named else 0.0}
+        law: {
+            "mass": mass.get(law, 0.0) / most,
+            "named": 1.0 if law in named else 0.0,
+            "place": 1.0 if law in placed else 0.0,
+        }
         for law in {*mass, *named}
         if law in visible
     }

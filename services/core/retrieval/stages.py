@@ -62,14 +62,17 @@ class Embed(Stage):
 class NamedLaws(Stage):
     """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
     of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
-    only one loaded) singles none out."""
+    only one loaded) singles none out. Also each law's jurisdiction, which routing weighs
+    against the places the question names."""
 
     name = "named_laws"
     metric = "vector_search"
 
     def run(self, ctx: SearchContext) -> None:
         if len(ctx.visible) > 1:
-            ctx.named = laws.named_laws(ctx.graph, ctx.analysed.normalised, ctx.visible)
+            names = laws.law_names(ctx.graph, ctx.visible)
+            ctx.jurisdictions = {law: known.jurisdiction for law, known in names.items()}
+            ctx.named = laws.named_laws(names, ctx.analysed.normalised, ctx.analysed.places)
         if len(ctx.named) < len(ctx.visible):
             ctx.singled_out = ctx.named
 
