@@ -12,6 +12,8 @@ conditional logit (softmax over a question's candidate laws, L2-regularised, gra
 descent) is fitted to put the question's labelled laws first. Validation is leave-one-law-
 out: the weights that score a law's questions were fitted without any question on that law.
 Prints law@1 and law@3 per law and overall, and writes the weights fitted on everything.
+`--hold mass,named` keeps those features' shipped weights and fits only the others beside
+them (how a new feature's weight was added: data/routing/law_router.json).
 """
 
 from __future__ import annotations
@@ -91,13 +93,16 @@ def main(argv: list[str] | None = None) -> int:
         for q_id, laws, group, ev in rows
     ]
     rows = [row for row in rows if row[3]]
-    report = leave_one_law_out(rows, args.l2, args.steps)
-    weights = fit(rows, args.l2, args.steps)
+    held = held_weights(args.hold)
+    report = leave_one_law_out(rows, args.l2, args.steps, held)
+    weights = fit(rows, args.l2, args.steps, held)
     print(report)
     out = {
         "about": "Weights of the law router's conditional logit (routing.FEATURES), fitted by "
         "bench/train_router.py on the intent set and the tuning parts of the PDPA dev, "
-        "GDPR dev and NitiBench-Tax sets, over every corpus loaded.",
+        "GDPR dev and NitiBench-Tax sets, over every corpus loaded"
+        + (f"; {', '.join(sorted(args.hold))} held as shipped before" if args.hold else "")
+        + ".",
         "command": " ".join(["python bench/train_router.py", *(argv or sys.argv[1:])]),
         "questions": len(rows),
         "leave_one_law_out": report.splitlines()[-1],
@@ -166,10 +171,24 @@ def _arrays(rows):
     return out
 
 
-def fit(rows, l2: float, steps: int) -> np.ndarray:
-    """Maximise the mean log-probability of a question's laws under softmax(X w)."""
+def held_weights(names: list[str]) -> dict[int, float]:
+    """FEATURES index -> weight, for the features whose shipped weights (ROUTER_FILE) are
+    kept while a new feature's weight is fitted beside them."""
+    unknown = sorted(set(names) - set(FEATURES))
+    if unknown:
+        raise SystemExit(f"--hold: unknown features {unknown}; known: {', '.join(FEATURES)}")
+    shipped = json.loads(ROUTER_FILE.read_text(encoding="utf-8"))["weights"]
+    return {FEATURES.index(name): float(shipped[name]) for name in names}
+
+
+def fit(rows, l2: float, steps: int, held: dict[int, float] | None = None) -> np.ndarray:
+    """Maximise the mean log-probability of a question's laws under softmax(X w); the
+    `held` weights stay as given."""
     data = _arrays(rows)
     w = np.zeros(len(FEATURES))
+    free = np.ones(len(FEATURES))
+    for index, value in (held or {}).items():
+        w[index], free[index] = value, 0.0
     rate = 0.5
     for _ in range(steps):
         grad = -l2 * w
@@ -179,7 +198,7 @@ def fit(rows, l2: float, steps: int) -> np.ndarray:
             p /= p.sum()
             q = p * y / (p[y].sum())  # the posterior over the labelled laws
             grad += x.T @ (q - p) / len(data)
-        w += rate * grad
+        w += rate * grad * free
     return w
 
 
@@ -188,14 +207,14 @@ def rank_of_law(names, x, y, w) -> int:
     return next(i for i, j in enumerate(order) if y[j])
 
 
-def leave_one_law_out(rows, l2: float, steps: int) -> str:
+def leave_one_law_out(rows, l2: float, steps: int, held: dict[int, float] | None = None) -> str:
     by_group: dict[str, list] = defaultdict(list)
     for row in rows:
         by_group[row[2]].append(row)
     lines, hits1, hits3, total = [], 0, 0, 0
-    for group, held in sorted(by_group.items()):
-        w = fit([r for r in rows if r[2] != group], l2, steps)
-        ranks = [rank_of_law(*arrays, w) for arrays in _arrays(held)]
+    for group, left_out in sorted(by_group.items()):
+        w = fit([r for r in rows if r[2] != group], l2, steps, held)
+        ranks = [rank_of_law(*arrays, w) for arrays in _arrays(left_out)]
         at1, at3 = sum(r == 0 for r in ranks), sum(r < 3 for r in ranks)
         hits1, hits3, total = hits1 + at1, hits3 + at3, total + len(ranks)
         lines.append(
@@ -221,6 +240,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--features", type=Path, help="cache of the features (read if it exists)")
     p.add_argument("--l2", type=float, default=0.01)
     p.add_argument("--steps", type=int, default=300)
+    p.add_argument(
+        "--hold",
+        type=lambda value: [name for name in value.split(",") if name],
+        default=[],
+        help="features whose shipped weights stay (comma list), e.g. mass,named",
+    )
     return p
 
 
