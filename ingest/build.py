@@ -1,12 +1,14 @@
 """One law -> its property graph (ingest/graph.py), by rule and deterministic.
 
 Nodes: Law, Chapter, Part, Section, Definition, Penalty, Exemption, ExternalLaw,
-AmendingAct, and curated Concepts where `data/curated/<law id>.json` exists. Edges: the
+AmendingAct, an EU act's Recitals, and curated Concepts where `data/curated/<law id>.json`
+exists. Edges: the
 hierarchy (HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES,
 one per source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus),
 the rule-based relations of `ingest.rules`, a decree's ties to its parent
-(`ingest.instruments`) and what amended the law (`ingest.amendments`). Nodes and edges
-come out sorted, so the same law always gives the same graph. Version and uid properties
+(`ingest.instruments`), what amended the law (`ingest.amendments`) and the articles each
+recital explains (`ingest.explanations`). Nodes and edges come out sorted, so the same law
+always gives the same graph. Version and uid properties
 are the exporter's business.
 """
 
@@ -21,6 +23,7 @@ from typing import Any
 
 from ingest.amendments import SELF, Amendment, find_amendments
 from ingest.corpus import CorpusIndex, normalise_law_name
+from ingest.explanations import explained_sections
 from ingest.graph import Edge, LawGraph, Node, NodeLabel, RelType
 from ingest.ids import law_kind, node_key, section_label, title_year
 from ingest.instruments import (
@@ -65,6 +68,7 @@ def build_graph(
     builder.instrument(corpus)
     builder.amendments(corpus)
     builder.curated(curated_dir or CURATED_DIR)
+    builder.recitals()
     return builder.finish()
 
 
@@ -518,6 +522,26 @@ class _Builder:
                 target = next((s.key for s in self.law.sections if s.number == str(number)), None)
                 if target is not None:
                     self.edge(RelType.ABOUT, (NodeLabel.SECTION, target), (NodeLabel.CONCEPT, key))
+
+    def recitals(self) -> None:
+        """An EU act's recitals, each EXPLAINS the articles whose wording it shares most."""
+        law = self.law
+        links = explained_sections(law.recitals, law.sections)
+        for order, recital in enumerate(law.recitals, start=1):
+            key = node_key(law.id, "rc", recital.number)
+            self.node(
+                NodeLabel.RECITAL,
+                key,
+                {"number": recital.number, "label": f"Recital {recital.number}",
+                 "text": recital.text, "order": order},
+            )  # fmt: skip
+            for rank, (section, score) in enumerate(links.get(recital.number, []), start=1):
+                self.edge(
+                    RelType.EXPLAINS,
+                    (NodeLabel.RECITAL, key),
+                    (NodeLabel.SECTION, section),
+                    {"rank": rank, "score": score},
+                )
 
     def finish(self) -> LawGraph:
         nodes = sorted(

@@ -24,6 +24,7 @@ class NodeLabel(StrEnum):
     EXTERNAL_LAW = "ExternalLaw"  # a cited law that is not in the corpus
     CONCEPT = "Concept"  # curated: rights, principles, lawful bases (per-law data file)
     AMENDING_ACT = "AmendingAct"  # an act that changed the law (ingest/amendments.py)
+    RECITAL = "Recital"  # an EU act's recital (ingest/explanations.py)
 
 
 class RelType(StrEnum):
@@ -49,6 +50,8 @@ class RelType(StrEnum):
     AMENDS = "AMENDS"
     INSERTS = "INSERTS"
     REPEALS = "REPEALS"
+    # Recital -> the Sections of its act whose wording it shares most (ingest/explanations.py)
+    EXPLAINS = "EXPLAINS"
 
 
 # What changed a law: history, not content a question is about (no vector profiles, no walk).

@@ -116,6 +116,7 @@ def normalise_section_number(raw: str) -> str:
 KEY_TAGS = {
     "s": "section", "def": "definition", "pen": "penalty", "ex": "exemption",
     "ext": "external_law", "concept": "concept", "amending": "amending_act",
+    "rc": "recital",
 }  # fmt: skip
 
 

@@ -75,6 +75,16 @@ class AppendedAct:
     notes: tuple[str, ...] = ()  # its remarks (หมายเหตุ): why it was enacted
 
 
+@dataclass(frozen=True)
+class Recital:
+    """One recital of an EU act ("(51) Personal data which are, by their nature, …"): the
+    act's own plain-words account of why its articles say what they say. Not a provision:
+    it is cited as an aid to reading the articles it explains (ingest/explanations.py)."""
+
+    number: str  # "51"
+    text: str
+
+
 @dataclass
 class Law:
     """A whole law as one reader understood it."""
@@ -98,6 +108,8 @@ class Law:
     notes: tuple[str, ...] = ()
     # The acts that changed the law whose provisions its consolidated text appends (OCS).
     appended_acts: list[AppendedAct] = field(default_factory=list)
+    # An EU act's recitals, in order (the EUR-Lex reader); other readers leave it empty.
+    recitals: list[Recital] = field(default_factory=list)
     # What a reader skipped or repaired (amending-act provisions appended by OCS
     # consolidation, untitled notes, ...): one line each, for reports and logs.
     warnings: list[str] = field(default_factory=list)

@@ -14,7 +14,7 @@ import json
 import zlib
 from typing import Any
 
-from ingest.models import AppendedAct, Clause, Division, Law, Paragraph, Section
+from ingest.models import AppendedAct, Clause, Division, Law, Paragraph, Recital, Section
 
 FORMAT = "law-json-deflate-b64/1"
 
@@ -35,6 +35,7 @@ def law_from_text(text: str) -> Law:
             "sections": [_section(s) for s in data.get("sections", [])],
             "marked_citations": [tuple(c) for c in data.get("marked_citations", [])],
             "appended_acts": [_appended(a) for a in data.get("appended_acts", [])],
+            "recitals": [Recital(**r) for r in data.get("recitals", [])],
             "warnings": list(data.get("warnings", [])),
         }
     )

@@ -1,4 +1,5 @@
-"""EUR-Lex article files (the GDPR seed): `{"full_name", "celex_id", "articles": [...]}`.
+"""EUR-Lex article files (the GDPR seed): `{"full_name", "celex_id", "articles": [...],
+"recitals": [...]}`.
 
 The seed's `chapter` field is off by one at most chapter ends (the last article of a
 chapter carries the next chapter's number; Arts. 97-99 say VII), and the text has no
@@ -13,7 +14,7 @@ from typing import Any
 
 from ingest.errors import InvalidSource
 from ingest.ids import CURATED_NAMES, clean_spaces, law_id_for_title
-from ingest.models import Division, Law
+from ingest.models import Division, Law, Recital
 from ingest.readers.base import chapter_division, check_unique_numbers, make_section
 
 # (chapter, first article, title) from Regulation (EU) 2016/679, OJ L 119, 4.5.2016.
@@ -46,6 +47,7 @@ def read_eurlex(path: str, document: dict[str, Any]) -> Law:
     chapters = _chapters(law_id, document) if law_id == "eu-gdpr" else {}
     divisions: list[Division] = []
     sections = []
+    warnings: list[str] = []
     for order, article in enumerate(document["articles"], start=1):
         number = str(article.get("number") or "").strip()
         if not number:
@@ -79,7 +81,30 @@ def read_eurlex(path: str, document: dict[str, Any]) -> Law:
         aliases=aliases,
         divisions=divisions,
         sections=sections,
+        recitals=_recitals(path, document, warnings),
+        warnings=warnings,
     )
+
+
+def _recitals(path: str, document: dict[str, Any], warnings: list[str]) -> list[Recital]:
+    """`"recitals": [{"recital_number": 1, "text": "…"}, …]`, where the file has them. A
+    recital printed twice with the same text (the GDPR seed repeats recital 173) is kept
+    once; two different texts under one number are an error."""
+    recitals: dict[str, Recital] = {}
+    for order, item in enumerate(document.get("recitals") or [], start=1):
+        if not isinstance(item, dict):
+            raise InvalidSource(path, f"recital {order} is not an object")
+        number = str(item.get("recital_number") or item.get("number") or "").strip()
+        text = clean_spaces(str(item.get("text") or ""))
+        if not number or not text:
+            raise InvalidSource(path, f"recital {order} has no number or no text")
+        if number in recitals:
+            if recitals[number].text != text:
+                raise InvalidSource(path, f"recital {number} appears twice with different texts")
+            warnings.append(f"recital {number} appears twice with the same text: kept once")
+            continue
+        recitals[number] = Recital(number, text)
+    return list(recitals.values())
 
 
 def _chapters(law_id: str, document: dict[str, Any]) -> dict[int, Division]:

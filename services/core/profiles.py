@@ -55,8 +55,14 @@ STRUCTURAL_EDGE_TYPES = frozenset(
 # USES_TERM gets no edge profile either: on the PDPA it is 295 of 534 non-structural edges,
 # each one "section uses ข้อมูลส่วนบุคคล", and those profiles crowded the top hits while
 # adding nothing the section's own profile (which lists its terms) does not say.
+# A recital is profiled whole, naming the articles it explains (its payload's `explains`
+# makes a hit on it count for them); EXPLAINS gets no edge profile, and the articles'
+# profiles stay about the articles.
 PROFILED_EDGE_TYPES = (
-    frozenset(RelType) - STRUCTURAL_EDGE_TYPES - {RelType.USES_TERM} - AMENDMENT_TYPES
+    frozenset(RelType)
+    - STRUCTURAL_EDGE_TYPES
+    - {RelType.USES_TERM, RelType.EXPLAINS}
+    - AMENDMENT_TYPES
 )
 
 # Name of an edge read from its target's side, and a short gloss in the law's language:
@@ -180,11 +186,13 @@ def profile_documents(law: Law, graph: LawGraph, version: str) -> list[IndexDocu
             text = _node_profile(
                 law, node, names, descriptions[node.key], out_edges[node.key], in_edges[node.key]
             )
-            docs[node.key] = IndexDocument(
-                key=node.key,
-                text=text,
-                payload=_payload(law.id, version, node_kind(node.label), node.key, names[node.key]),
-            )
+            payload = _payload(law.id, version, node_kind(node.label), node.key, names[node.key])
+            if node.label is NodeLabel.RECITAL:
+                explains = [e for e in out_edges[node.key] if e.type is RelType.EXPLAINS]
+                payload["explains"] = [
+                    e.target for e in sorted(explains, key=lambda e: e.props.get("rank", 0))
+                ]
+            docs[node.key] = IndexDocument(key=node.key, text=text, payload=payload)
     for edge in graph.edges:
         if edge.type not in PROFILED_EDGE_TYPES:
             continue
@@ -258,7 +266,7 @@ def _relations(
         if edge.type is not RelType.NEXT:
             groups[str(edge.type)].append(names.get(edge.target, edge.target))
     for edge in incoming:
-        if edge.type is not RelType.NEXT:
+        if edge.type not in (RelType.NEXT, RelType.EXPLAINS):
             groups[_INVERSE[edge.type]].append(names.get(edge.source, edge.source))
     rendered = []
     for name, targets in groups.items():
@@ -346,6 +354,8 @@ def _description(node: Node, sections: Mapping[str, Section]) -> str:
         text = _join(section.title, section.text)
     else:
         text = _first_prop(node, ("text", "definition", "description", "summary", "title"))
+    if node.label is NodeLabel.RECITAL:
+        return _WS.sub(" ", text).strip()  # whole: its words are what it is searched by
     if node.label is NodeLabel.PENALTY:
         details = _details(node.props, _PENALTY_PROPS)
         return _clip(text, MAX_DESCRIPTION_CHARS - len(details) - 3) + (

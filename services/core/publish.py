@@ -56,7 +56,7 @@ log = logging.getLogger(__name__)
 
 # Bump when the graph builder or the embedding layout changes what a law becomes, so an
 # unchanged source is re-ingested once with the new pipeline.
-PIPELINE_VERSION = "4"
+PIPELINE_VERSION = "5"
 COLLECTIONS = ("chunks", "profiles")
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).

@@ -84,12 +84,15 @@ def hit_law_version(hit: VectorHit) -> str:
 
 
 def hit_keys(hit: VectorHit) -> list[str]:
-    """Graph keys a hit stands for: the node, or both ends of an edge profile. Profiles of
-    the hierarchy (law, chapter, part) are no place to start a citation walk from."""
+    """Graph keys a hit stands for: the node, both ends of an edge profile, or the articles
+    a recital explains (`ingest/explanations.py`). Profiles of the hierarchy (law,
+    chapter, part) are no place to start a citation walk from."""
     payload = hit.payload
     kind = payload.get("kind")
     if kind in HIERARCHY_KINDS:
         return []
+    if kind == "recital":
+        return [str(k) for k in payload.get("explains") or ()]
     if kind == "edge":
         ends = [payload.get("source"), payload.get("target")]
         return [str(k) for k in ends if k]
@@ -102,7 +105,10 @@ def hit_kinds(hits: Mapping[str, list[VectorHit]]) -> dict[str, str]:
     for found in hits.values():
         for hit in found:
             payload = hit.payload
-            if payload.get("kind") == "edge":
+            if payload.get("kind") == "recital":
+                for key in payload.get("explains") or ():
+                    kinds.setdefault(str(key), "section")
+            elif payload.get("kind") == "edge":
                 for end in ("source", "target"):
                     if payload.get(end):
                         kinds.setdefault(
