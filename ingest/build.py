@@ -2,14 +2,13 @@
 
 Nodes: Law, Chapter, Part, Section, Definition, Penalty, Exemption, ExternalLaw,
 AmendingAct, an EU act's Recitals, and curated Concepts where `data/curated/<law id>.json`
-exists. Edges: the
-hierarchy (HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT), citations (REFERENCES,
-one per source/target pair, also across laws; CITES_EXTERNAL for laws outside the corpus),
-the rule-based relations of `ingest.rules`, a decree's ties to its parent
-(`ingest.instruments`), what amended the law (`ingest.amendments`) and the articles each
-recital explains (`ingest.explanations`). Nodes and edges come out sorted, so the same law
-always gives the same graph. Version and uid properties
-are the exporter's business.
+exists. Edges: the hierarchy (HAS_CHAPTER, HAS_PART, CONTAINS), reading order (NEXT),
+citations (REFERENCES, one per source/target pair, also across laws; CITES_EXTERNAL for
+laws outside the corpus), the rule-based relations of `ingest.rules`, a decree's ties to
+its parent (`ingest.instruments`), what amended the law (`ingest.amendments`) and the
+articles each recital explains (`ingest.explanations`). Nodes and edges come out sorted,
+so the same law always gives the same graph. Version and uid properties are the
+exporter's business.
 """
 
 from __future__ import annotations
