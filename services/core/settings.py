@@ -32,6 +32,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "law_focus": "weigh each hit by its law's probability (or share of the vector evidence)",
     "named_law_list": "search the laws the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",
+    "list_seeds": "seed the first sections of each vector list as well as the fused best",
     "clause_seeds": "seed the sections a clause the question names cites",
     "anchors": "walk the next vector hits one hop, for their companions",
     "walk_paths": "score the nodes the walk reached by their best path",
@@ -68,6 +69,9 @@ class SeedTuning(_Tuning):
     # English health-data question) must still lead somewhere. A section cited by the clause
     # a question names enters one step below the cited section itself.
     rank_step: float = Field(default=0.1, ge=0.0, le=1.0)
+    # And the first 2 sections of each vector list, when fusion put them below those three
+    # (docs/quality.md, "each list's first sections as seeds").
+    per_list: int = Field(default=2, ge=0)
     # Anchors (the next vector hits, walked one hop): 3 seeds -> 12 anchors, since PDPA
     # violated sections sit at vector ranks 4-17 of penalty questions.
     anchors_per_seed: int = Field(default=4, ge=0)

@@ -127,7 +127,9 @@ def test_a_cited_clause_stands_for_the_sections_it_cites(stores):
 
 def test_two_hops_reach_a_penalty_through_a_citing_section(stores):
     result = run(
-        stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+        stores,
+        "มาตรา ๒๖ มีโทษอะไร",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
     )
     s79 = next(s for s in result.sections if s.key == f"{LAW}:s:79")
     assert s79.hops == 2
@@ -138,7 +140,7 @@ def test_max_hops_one_stops_before_the_second_hop(stores):
     result = run(
         stores,
         "มาตรา ๒๖ มีโทษอะไร",
-        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
         max_hops=1,
     )
     assert all(s.hops <= 1 for s in [*result.sections, *result.nodes])
@@ -173,7 +175,9 @@ def test_hub_fanout_cap_keeps_best_children_per_parent(stores):
     result = run(
         stores,
         "มาตรา ๒๗",
-        settings=Settings(retrieval={"walk": {"hub_fanout_cap": 1}, "seeds": {"max_seeds": 0}}),
+        settings=Settings(
+            retrieval={"walk": {"hub_fanout_cap": 1}, "seeds": {"max_seeds": 0, "per_list": 0}}
+        ),
     )
     # s.27 has three hop-1 neighbours (24, 26, 79); with the cap only one is walked per parent
     hop1 = [i for i in [*result.sections, *result.nodes] if i.hops == 1 and i.seed == f"{LAW}:s:27"]
@@ -237,11 +241,15 @@ def test_penal_section_reached_by_a_plain_citation_counts_as_a_penalty(stores):
     graph.add("Section", f"{LAW}:s:40", V, number="40", label="มาตรา ๔๐", text="หน้าที่")
     graph.link("REFERENCES", f"{LAW}:s:40", f"{LAW}:s:26")
     result = run(
-        stores, "มาตรา ๒๖ มีโทษอะไร", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+        stores,
+        "มาตรา ๒๖ มีโทษอะไร",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
     )
     found = keys(result)
     assert found.index(f"{LAW}:s:80") < found.index(f"{LAW}:s:40")
-    plain = run(stores, "มาตรา ๒๖", settings=Settings(retrieval={"seeds": {"max_seeds": 0}}))
+    plain = run(
+        stores, "มาตรา ๒๖", settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}})
+    )
     by_key = {s.key: s.score for s in plain.sections}
     assert by_key[f"{LAW}:s:80"] == pytest.approx(by_key[f"{LAW}:s:40"])
 
@@ -250,7 +258,9 @@ def test_a_definition_is_crossed_only_towards_its_defining_section(stores):
     graph, _, _ = stores
     graph.link("USES_TERM", f"{LAW}:s:30", f"{LAW}:def:ข้อมูลส่วนบุคคล")
     result = run(
-        stores, "มาตรา ๒๖ หมายความว่า", settings=Settings(retrieval={"seeds": {"max_seeds": 0}})
+        stores,
+        "มาตรา ๒๖ หมายความว่า",
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
     )
     walked = {i.key: i for i in [*result.sections, *result.nodes] if i.hops}
     assert walked[f"{LAW}:s:6"].path.endswith("<-[DEFINES]- มาตรา ๖")
@@ -266,13 +276,13 @@ def test_a_bare_section_number_means_the_law_the_question_names(stores):
     named = run(
         stores,
         "มาตรา 26 ของ PDPA มีโทษอะไร",
-        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
     )
     assert [s.key for s in named.seeds] == [f"{LAW}:s:26"]
     gdpr = run(
         stores,
         "What does Article 26 GDPR say?",
-        settings=Settings(retrieval={"seeds": {"max_seeds": 0}}),
+        settings=Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}}),
     )
     assert [s.key for s in gdpr.seeds] == ["eu-gdpr:s:26"]
     assert graph.calls.count("retrieval_law_names") == 1  # then kept for these versions
@@ -291,7 +301,7 @@ def test_a_name_two_laws_share_means_the_one_of_the_jurisdiction_the_question_na
                   short_name="PDPA", jurisdiction="SG")  # fmt: skip
     graph.add("Section", "sg-pdpa-2012:s:26", "5555aaaa0000", number="26", label="Section 26",
               text="x")  # fmt: skip
-    settings = Settings(retrieval={"seeds": {"max_seeds": 0}})
+    settings = Settings(retrieval={"seeds": {"max_seeds": 0, "per_list": 0}})
     thai = run(stores, "What does section 26 of the Thai PDPA say?", settings=settings)
     assert [s.key for s in thai.seeds] == [f"{LAW}:s:26"] and thai.seeds[0].certain
     singapore = run(stores, "What does section 26 of Singapore's PDPA say?", settings=settings)
@@ -318,7 +328,9 @@ def test_graph_mode_keeps_the_order_of_the_strongest_vector_hits(stores):
 
 
 def test_anchors_below_the_seeds_are_walked_one_hop_only(stores):
-    result = run(stores, QUESTION_TH, settings=Settings(retrieval={"seeds": {"max_seeds": 1}}))
+    result = run(
+        stores, QUESTION_TH, settings=Settings(retrieval={"seeds": {"max_seeds": 1, "per_list": 0}})
+    )
     assert result.seeds[0].hops == 2
     anchors = result.seeds[1:]
     assert anchors and all(s.hops == 1 for s in anchors)
@@ -328,6 +340,25 @@ def test_anchors_below_the_seeds_are_walked_one_hop_only(stores):
         if i.seed in {s.key for s in anchors} and i.hops > 1
     ]  # fmt: skip
     assert walked_from_anchors == []
+
+
+def test_each_lists_first_sections_are_seeds_one_rank_step_below_the_fused_ones(stores):
+    settings = Settings(retrieval={"seeds": {"max_seeds": 1, "per_list": 2}})
+    result = run(stores, QUESTION_TH, settings=settings, top_k=20, explain=True)
+    walked = {s.key: s for s in result.seeds if s.hops == 2}
+    firsts = {
+        s.key
+        for s in result.sections
+        if any(s.explanation["ranks"].get(name, 2) < 2 for name in ("chunks", "profiles"))
+    }
+    assert firsts and firsts <= walked.keys()
+    assert len(walked) > 1 and sorted(s.score for s in walked.values())[:-1] == [0.9] * (
+        len(walked) - 1
+    )
+    alone = run(
+        stores, QUESTION_TH, settings=Settings(retrieval={"seeds": {"max_seeds": 1, "per_list": 0}})
+    )
+    assert [s.hops for s in alone.seeds].count(2) == 1
 
 
 def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):

@@ -1,5 +1,6 @@
-"""Where the walk starts: sections the question cites, the best vector hits, the sections a
-cited clause cites, and anchors (the next vector hits, walked one hop).
+"""Where the walk starts: sections the question cites, the best vector hits, the first
+sections of each vector list, the sections a cited clause cites, and anchors (the next vector
+hits, walked one hop).
 
 A seed's weight in the walk comes from its rank, not its fused score (`SeedTuning`).
 """
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from ingest.ids import node_key
 from services.core.analysis import CitedSection
 from services.core.ports import GraphStore
+from services.core.retrieval import vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import citation_laws, law_of
 from services.core.retrieval.models import Candidate, Seed
@@ -46,11 +48,32 @@ class SeedWalk(Stage):
             seeds.setdefault(
                 key, Seed(key, law_of(key), "vector", weight, kind=ctx.kinds.get(key, "section"))
             )
+        if ctx.enabled("list_seeds"):
+            self.add_list_seeds(ctx, seeds)
         if ctx.enabled("clause_seeds"):
             self.add_clause_seeds(ctx, seeds, places)
         if ctx.enabled("anchors"):
             self.add_anchors(ctx, seeds)
         ctx.seeds = list(seeds.values())
+
+    @staticmethod
+    def add_list_seeds(ctx: SearchContext, seeds: dict[str, Seed]) -> None:
+        """The first sections of each vector list start the walk too, one rank step below
+        the last fused seed. Each list is one view of the question (the sections' text, the
+        profiles of sections and citations, the asking part); fusion rewards the lists'
+        agreement, so a section one list puts first can fall below the fused seeds when the
+        others miss it (docs/quality.md, "each list's first sections as seeds")."""
+        tuning = ctx.tuning.seeds
+        weight = 1.0 - tuning.rank_step * tuning.max_seeds
+        for found in ctx.hits.values():
+            sections = dict.fromkeys(
+                key
+                for hit in found
+                for key in vectors.hit_keys(hit)
+                if ctx.kinds.get(key, "section") == "section"
+            )
+            for key in list(sections)[: tuning.per_list]:
+                seeds.setdefault(key, Seed(key, law_of(key), "vector", weight))
 
     @staticmethod
     def add_clause_seeds(
