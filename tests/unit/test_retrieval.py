@@ -349,7 +349,9 @@ def test_each_lists_first_sections_are_seeds_one_rank_step_below_the_fused_ones(
     firsts = {
         s.key
         for s in result.sections
-        if any(s.explanation["ranks"].get(name, 2) < 2 for name in ("chunks", "profiles"))
+        if any(
+            s.explanation["ranks"].get(name, 2) < 2 for name in ("chunks", "lexical", "profiles")
+        )
     }
     assert firsts and firsts <= walked.keys()
     assert len(walked) > 1 and sorted(s.score for s in walked.values())[:-1] == [0.9] * (
@@ -389,7 +391,9 @@ def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(store
     _, vectors, _ = stores
     facts = "พนักงานคนหนึ่งลาออกไปเมื่อปีที่แล้ว บริษัทยังเก็บแฟ้มประวัติไว้ในตู้ที่สำนักงาน " * 6
     question = f"{facts} อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร"
-    result = run(stores, question)
+    # list seeds search the chunks' lexical list too: off, so that the asking list is alone
+    settings = Settings(retrieval={"disabled": ["list_seeds"]})
+    result = run(stores, question, settings=settings)
     assert ("chunks", "sparse") in vectors.calls
     asked = [s for s in result.sections if "asking" in s.sources]
     assert f"{LAW}:s:26" in {s.key for s in asked}
@@ -399,7 +403,7 @@ def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(store
     assert ("chunks", "sparse") not in vectors.calls
     assert not any("asking" in s.sources for s in flat.sections)
     vectors.calls.clear()
-    run(stores, "อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร")  # short: the whole of it asks
+    run(stores, "อยากทราบว่าเก็บข้อมูลสุขภาพแล้วมีโทษอะไร", settings=settings)  # short: all asks
     assert ("chunks", "sparse") not in vectors.calls
 
 

@@ -60,6 +60,8 @@ class SearchContext:
     # vector_search, fuse
     deep_hits: dict[str, list[VectorHit]] = field(default_factory=dict)
     hits: dict[str, list[VectorHit]] = field(default_factory=dict)  # cut to the flat depth
+    # lists that only choose seeds, not fused (graph mode: the chunks' lexical list alone)
+    seed_hits: dict[str, list[VectorHit]] = field(default_factory=dict)
     vector_scores: dict[str, float] = field(default_factory=dict)
     deep_scores: dict[str, float] = field(default_factory=dict)
     kinds: dict[str, str] = field(default_factory=dict)  # node kind of every key hit

@@ -59,13 +59,13 @@ class SeedWalk(Stage):
     @staticmethod
     def add_list_seeds(ctx: SearchContext, seeds: dict[str, Seed]) -> None:
         """The first sections of each vector list start the walk too, one rank step below
-        the last fused seed. Each list is one view of the question (the sections' text, the
-        profiles of sections and citations, the asking part); fusion rewards the lists'
-        agreement, so a section one list puts first can fall below the fused seeds when the
-        others miss it (docs/quality.md, "each list's first sections as seeds")."""
+        the last fused seed. Each list is one view of the question (the sections' text, their
+        words alone, the profiles of sections and citations, the asking part); fusion rewards
+        the lists' agreement, so a section one list puts first can fall below the fused seeds
+        when the others miss it (docs/quality.md, "each list's first sections as seeds")."""
         tuning = ctx.tuning.seeds
         weight = 1.0 - tuning.rank_step * tuning.max_seeds
-        for found in ctx.hits.values():
+        for found in [*ctx.hits.values(), *ctx.seed_hits.values()]:
             sections = dict.fromkeys(
                 key
                 for hit in found

@@ -93,6 +93,8 @@ class VectorSearch(Stage):
         # chunks only choose anchors (a deeper list would reorder the fused top 10).
         depth = vectors.flat_depth(ctx)
         ctx.hits = {name: found[:depth] for name, found in ctx.deep_hits.items()}
+        if self.mode == "graph" and ctx.enabled("list_seeds"):
+            ctx.seed_hits = vectors.run_lists(ctx, self.seed_lists(ctx))
         if ctx.query.explain:
             ctx.explain_ranks = vectors.list_ranks(vectors.run_lists(ctx, self.split(ctx)))
 
@@ -117,6 +119,15 @@ class VectorSearch(Stage):
                 VectorList("asking", "chunks", chunks, "sparse", ctx.scope, ctx.asking_embedding)
             )
         return found
+
+    def seed_lists(self, ctx: SearchContext) -> list[VectorList]:
+        """The chunks' lexical list on its own, whose first sections are seeds
+        (`seeding.add_list_seeds`): the chunks list fuses the dense and lexical lists inside
+        the vector store, and a section the question's words single out can rank low there
+        when its meaning (USE's, a weak match for a question in a client's words) does not.
+        Three chunks per section sought: a section's first chunks often come together."""
+        depth = 3 * ctx.tuning.seeds.per_list
+        return [VectorList("lexical", "chunks", depth, "sparse", ctx.scope, ctx.embedded)]
 
     def split(self, ctx: SearchContext) -> list[VectorList]:
         """For `explain`: the chunks' dense and lexical lists apart (the hybrid list fuses
