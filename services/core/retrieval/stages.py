@@ -93,7 +93,7 @@ class VectorSearch(Stage):
         # chunks only choose anchors (a deeper list would reorder the fused top 10).
         depth = vectors.flat_depth(ctx)
         ctx.hits = {name: found[:depth] for name, found in ctx.deep_hits.items()}
-        if self.mode == "graph" and ctx.enabled("list_seeds"):
+        if self.mode == "graph" and ctx.enabled("list_seeds") and ctx.tuning.seeds.per_list:
             ctx.seed_hits = vectors.run_lists(ctx, self.seed_lists(ctx))
         if ctx.query.explain:
             ctx.explain_ranks = vectors.list_ranks(vectors.run_lists(ctx, self.split(ctx)))
