@@ -361,6 +361,24 @@ def _has_intent(
     return any((" " in word and word in lowered) or word in found for word in english)
 
 
+def without_intent_words(text: str, intent: str) -> str:
+    """`text` with the words that flag `intent` taken out (`data/lexicon/intents.json`): a
+    penalty question without "fine", "โทษ"... is the conduct it describes. Thai words go as
+    substrings, except inside the intent's `th_not` words ("รับผิดชอบ" keeps its "ผิด"); a
+    `th_tokens` word alone ("ปรับ") stays, as it may be part of another word; English words
+    and phrases go whole, in any case."""
+    words = _lexicon()["intents"].get(intent, {})
+    kept = [str(w) for w in words.get("th_not", ())]
+    parts = re.split("(" + "|".join(map(re.escape, kept)) + ")", text) if kept else [text]
+    thai = sorted(words.get("th", ()), key=len, reverse=True)
+    out = [part if part in kept else _without(part, thai) for part in parts]
+    english = sorted(words.get("en", ()), key=len, reverse=True)
+    if english:
+        either = "|".join(re.escape(w) for w in english)
+        out = [re.sub(rf"(?i)(?<![a-z0-9])(?:{either})(?![a-z0-9])", " ", p) for p in out]
+    return " ".join("".join(out).split())
+
+
 def _without(text: str, words: Sequence[str]) -> str:
     for word in words:
         text = text.replace(word, " ")

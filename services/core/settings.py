@@ -33,6 +33,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "named_law_list": "search the laws the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",
     "list_seeds": "seed the first sections of each vector list as well as the fused best",
+    "conduct_seeds": "seed a penalty question's conduct too: its meaning without penalty words",
     "clause_seeds": "seed the sections a clause the question names cites",
     "anchors": "walk the next vector hits one hop, for their companions",
     "walk_paths": "score the nodes the walk reached by their best path",

@@ -10,6 +10,7 @@ from services.core.analysis import (
     analyse_question,
     asking_part,
     normalise_section_number,
+    without_intent_words,
 )
 from services.core.bootstrap import build_keyword_source
 from services.core.llm import LLMKeywords, parse_rewrite
@@ -111,6 +112,25 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
 )
 def test_intent_flags(question, intents):
     assert analyse_question(question).intents == intents
+
+
+@pytest.mark.parametrize(
+    ("question", "conduct"),
+    [
+        ("คลินิกขายข้อมูลคนไข้ ต้องรับโทษอะไร", "คลินิกขายข้อมูลคนไข้ ต้องรับ อะไร"),
+        # the words a penalty word sits inside stay whole; "ปรับ" alone may be "ปรับปรุง"
+        ("ใครรับผิดชอบ ถ้าทำผิดจะถูกปรับไหม", "ใครรับผิดชอบ ถ้าทำ จะ ไหม"),
+        ("ปรับปรุงระบบไม่ทัน", "ปรับปรุงระบบไม่ทัน"),
+        (
+            "We sold the list. What FINES, or what happens if they sue?",
+            "We sold the list. What , or they sue?",
+        ),
+        ("Refined data", "Refined data"),  # whole words only
+    ],
+)
+def test_a_penalty_questions_conduct_is_the_question_without_its_penalty_words(question, conduct):
+    assert without_intent_words(question, "penalty") == conduct
+    assert without_intent_words(question, "no such intent") == question
 
 
 def test_control_characters_and_whitespace_are_cleaned():

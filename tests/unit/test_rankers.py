@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from services.core.ports import VectorHit
 from services.core.retrieval.context import Query, SearchContext
 from services.core.retrieval.models import Candidate, Law, Seed, Step, WalkPath
 from services.core.retrieval.rankers.cited_first import CitedFirst
@@ -19,7 +20,7 @@ from services.core.retrieval.rankers.companions import (
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PART_DEFINITIONS, PartDefinitions
 from services.core.retrieval.rankers.walk_paths import WalkPaths, cap_fanout, path_weight
-from services.core.retrieval.seeding import SeedEvidence
+from services.core.retrieval.seeding import SeedEvidence, SeedWalk
 from services.core.retrieval.select import Rank
 from services.core.retrieval.stages import LawFocus
 from services.core.retrieval.walk import roles
@@ -180,6 +181,18 @@ def test_completion_takes_the_strongest_companion_of_each_pattern():
     Completion().run(ctx)
     # s.84, the stronger of the two punishing s.29, and s.79 follow it; s.83 keeps its place
     assert [c.key for c in ctx.ranked] == [key(n) for n in ("29", "84", "79", "30", "83")]
+
+
+def test_a_penalty_questions_conduct_seeds_only_in_the_laws_routing_chose():
+    other = "eu-gdpr:s:33"
+    both = [VectorHit(other, 1.0, {}), VectorHit(key("27"), 0.9, {})]
+    for routed, seeded in [([L], {key("27")}), ([], {other, key("27")})]:
+        seeds: dict[str, Seed] = {}
+        SeedWalk.add_list_seeds(context(hits={}, seed_hits={"conduct": both}, routed=routed), seeds)
+        assert set(seeds) == seeded
+    seeds = {}  # another list's first sections seed in every law
+    SeedWalk.add_list_seeds(context(hits={}, seed_hits={"lexical": both}, routed=[L]), seeds)
+    assert set(seeds) == {other, key("27")}
 
 
 def test_seed_evidence_puts_an_anchor_from_below_the_lists_under_the_weakest_hit():

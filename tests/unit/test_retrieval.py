@@ -78,9 +78,12 @@ def test_one_embed_call_one_published_read_one_walk_and_one_detail_read(stores):
     ]  # fmt: skip
     graph.calls.clear()
     embedder.calls = 0
-    run(stores, QUESTION_TH)
+    run(stores, "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม")
     assert embedder.calls == 1
     assert graph.calls == ["retrieval_laws", "retrieval_walk", "retrieval_nodes"]
+    embedder.calls = 0
+    run(stores, QUESTION_TH)
+    assert embedder.calls == 2  # and a penalty question's conduct (`stages.conduct`)
 
 
 def test_vector_only_modes_do_not_walk(stores):
@@ -361,6 +364,27 @@ def test_each_lists_first_sections_are_seeds_one_rank_step_below_the_fused_ones(
         stores, QUESTION_TH, settings=Settings(retrieval={"seeds": {"max_seeds": 1, "per_list": 0}})
     )
     assert [s.hops for s in alone.seeds].count(2) == 1
+
+
+def test_a_penalty_questions_conduct_is_searched_by_meaning_for_seeds(stores):
+    _, vectors, embedder = stores
+    embedded: list[str] = []
+    embed = embedder.embed_query
+    embedder.embed_query = lambda text: embedded.append(text) or embed(text)
+    result = run(stores, QUESTION_TH)  # "ถ้าทำผิดมีโทษอะไร": a penalty question
+    assert ("chunks", "dense") in vectors.calls
+    assert any("ข้อมูลสุขภาพ" in text and "โทษ" not in text for text in embedded)
+    conduct = next(text for text in embedded if "โทษ" not in text)
+    first = {h.key for h in vectors.hybrid_search("chunks", embed(conduct), limit=6)}
+    assert first & {s.key for s in result.seeds if s.hops == 2}
+
+    for question, settings in [
+        ("บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม", None),  # asks for no penalty
+        (QUESTION_TH, Settings(retrieval={"disabled": ["conduct_seeds"]})),
+    ]:
+        vectors.calls.clear()
+        run(stores, question, settings=settings)
+        assert ("chunks", "dense") not in vectors.calls
 
 
 def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):

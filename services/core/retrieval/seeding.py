@@ -19,6 +19,10 @@ from services.core.retrieval.models import Candidate, Seed
 from services.core.retrieval.stage import Stage
 
 SEED_KINDS = frozenset({"section", "definition", "penalty", "exemption"})  # retrieval_walk labels
+# Lists whose first sections are seeds only in the laws routing chose: a question's meaning
+# alone says little of which law it is about (the dense lists alone put the right law first
+# for 8-28% of the questions among every corpus; docs/quality.md, "where routing loses").
+ROUTED_ONLY = frozenset({"conduct"})
 
 
 class SeedWalk(Stage):
@@ -60,17 +64,19 @@ class SeedWalk(Stage):
     def add_list_seeds(ctx: SearchContext, seeds: dict[str, Seed]) -> None:
         """The first sections of each vector list start the walk too, one rank step below
         the last fused seed. Each list is one view of the question (the sections' text, their
-        words alone, the profiles of sections and citations, the asking part); fusion rewards
-        the lists' agreement, so a section one list puts first can fall below the fused seeds
-        when the others miss it (docs/quality.md, "each list's first sections as seeds")."""
+        words alone, the profiles of sections and citations, the asking part, a penalty
+        question's conduct); fusion rewards the lists' agreement, so a section one list puts
+        first can fall below the fused seeds when the others miss it (docs/quality.md, "each
+        list's first sections as seeds"). A `ROUTED_ONLY` list seeds in the routed laws only."""
         tuning = ctx.tuning.seeds
         weight = 1.0 - tuning.rank_step * tuning.max_seeds
-        for found in [*ctx.hits.values(), *ctx.seed_hits.values()]:
+        for name, found in [*ctx.hits.items(), *ctx.seed_hits.items()]:
             sections = dict.fromkeys(
                 key
                 for hit in found
                 for key in vectors.hit_keys(hit)
                 if ctx.kinds.get(key, "section") == "section"
+                and not (name in ROUTED_ONLY and ctx.routed and law_of(key) not in ctx.routed)
             )
             for key in list(sections)[: tuning.per_list]:
                 seeds.setdefault(key, Seed(key, law_of(key), "vector", weight))

@@ -5,7 +5,8 @@ read_laws -> analyse -> embed -> route_laws -> vector_search -> fuse -> law_focu
 
 from __future__ import annotations
 
-from services.core.analysis import analyse_question
+from services.core.analysis import analyse_question, without_intent_words
+from services.core.ports import Embedding
 from services.core.retrieval import laws, vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.models import Candidate
@@ -125,9 +126,13 @@ class VectorSearch(Stage):
         (`seeding.add_list_seeds`): the chunks list fuses the dense and lexical lists inside
         the vector store, and a section the question's words single out can rank low there
         when its meaning (USE's, a weak match for a question in a client's words) does not.
-        Three chunks per section sought: a section's first chunks often come together."""
+        And for a penalty question, its conduct searched by meaning (`conduct`). Three chunks
+        per section sought: a section's first chunks often come together."""
         depth = 3 * ctx.tuning.seeds.per_list
-        return [VectorList("lexical", "chunks", depth, "sparse", ctx.scope, ctx.embedded)]
+        found = [VectorList("lexical", "chunks", depth, "sparse", ctx.scope, ctx.embedded)]
+        if "penalty" in ctx.intents and ctx.enabled("conduct_seeds"):
+            found.append(VectorList("conduct", "chunks", depth, "dense", ctx.scope, conduct(ctx)))
+        return found
 
     def split(self, ctx: SearchContext) -> list[VectorList]:
         """For `explain`: the chunks' dense and lexical lists apart (the hybrid list fuses
@@ -150,6 +155,17 @@ class Fuse(Stage):
 
     def run(self, ctx: SearchContext) -> None:
         fuse_lists(ctx, deep=self.deep)
+
+
+def conduct(ctx: SearchContext) -> Embedding:
+    """A penalty question's embedding without its penalty words: the conduct it describes.
+    Those words pull penal sections up every list. The walk reaches a duty's penalty in one
+    hop, but not the one duty of the forty a penalty punishes (GDPR Art. 83): the duty has
+    to be a seed, and it is what the conduct means (docs/quality.md, "a penalty question's
+    conduct as a seed list")."""
+    return ctx.embedder.embed_query(
+        without_intent_words(vectors.search_text(ctx.analysed), "penalty")
+    )
 
 
 def fuse_lists(ctx: SearchContext, *, deep: bool) -> None:
