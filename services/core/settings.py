@@ -70,9 +70,9 @@ class SeedTuning(_Tuning):
     # English health-data question) must still lead somewhere. A section cited by the clause
     # a question names enters one step below the cited section itself.
     rank_step: float = Field(default=0.1, ge=0.0, le=1.0)
-    # And the first 2 sections of each vector list (and of the chunks' lexical list alone),
-    # when fusion put them below those three (docs/quality.md, "each list's first sections
-    # as seeds").
+    # And the first 2 sections of each vector list (and of the seed-only lists: the chunks'
+    # lexical list alone, a penalty question's conduct), when fusion put them below those
+    # three (docs/quality.md, "each list's first sections as seeds").
     per_list: int = Field(default=2, ge=0)
     # Anchors (the next vector hits, walked one hop): 3 seeds -> 12 anchors, since PDPA
     # violated sections sit at vector ranks 4-17 of penalty questions.

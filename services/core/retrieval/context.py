@@ -60,7 +60,8 @@ class SearchContext:
     # vector_search, fuse
     deep_hits: dict[str, list[VectorHit]] = field(default_factory=dict)
     hits: dict[str, list[VectorHit]] = field(default_factory=dict)  # cut to the flat depth
-    # lists that only choose seeds, not fused (graph mode: the chunks' lexical list alone)
+    # lists that only choose seeds, not fused (graph mode: the chunks' lexical list alone, a
+    # penalty question's conduct)
     seed_hits: dict[str, list[VectorHit]] = field(default_factory=dict)
     vector_scores: dict[str, float] = field(default_factory=dict)
     deep_scores: dict[str, float] = field(default_factory=dict)

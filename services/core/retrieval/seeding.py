@@ -71,12 +71,12 @@ class SeedWalk(Stage):
         tuning = ctx.tuning.seeds
         weight = 1.0 - tuning.rank_step * tuning.max_seeds
         for name, found in [*ctx.hits.items(), *ctx.seed_hits.items()]:
+            laws = ctx.routed if name in ROUTED_ONLY else []  # empty: every law
             sections = dict.fromkeys(
                 key
                 for hit in found
                 for key in vectors.hit_keys(hit)
-                if ctx.kinds.get(key, "section") == "section"
-                and not (name in ROUTED_ONLY and ctx.routed and law_of(key) not in ctx.routed)
+                if ctx.kinds.get(key, "section") == "section" and (not laws or law_of(key) in laws)
             )
             for key in list(sections)[: tuning.per_list]:
                 seeds.setdefault(key, Seed(key, law_of(key), "vector", weight))

@@ -162,9 +162,14 @@ def conduct(ctx: SearchContext) -> Embedding:
     Those words pull penal sections up every list. The walk reaches a duty's penalty in one
     hop, but not the one duty of the forty a penalty punishes (GDPR Art. 83): the duty has
     to be a seed, and it is what the conduct means (docs/quality.md, "a penalty question's
-    conduct as a seed list")."""
-    return ctx.embedder.embed_query(
-        without_intent_words(vectors.search_text(ctx.analysed), "penalty")
+    conduct as a seed list"). A question the intent model alone reads as a penalty question
+    may have no penalty words: its conduct is the question, already embedded."""
+    text = vectors.search_text(ctx.analysed)
+    conduct_text = without_intent_words(text, "penalty")
+    return (
+        ctx.embedded
+        if conduct_text == " ".join(text.split())
+        else ctx.embedder.embed_query(conduct_text)
     )
 
 
