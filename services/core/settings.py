@@ -95,6 +95,11 @@ class RoutingTuning(_Tuning):
     chosen_mass: float = Field(default=0.9, gt=0.0, le=1.0)
     # ... and at most this many (NitiBench-Tax rulings cite up to three laws).
     max_laws: int = Field(default=3, ge=1)
+    # Each chosen law at least `rival_share` as probable as the most probable keeps at least
+    # `min_sections` of its best sections in the answer: enough for a duty, its penalty and
+    # one more.
+    min_sections: int = Field(default=3, ge=0)
+    rival_share: float = Field(default=0.5, ge=0.0, le=1.0)
 
 
 class LawFocusTuning(_Tuning):

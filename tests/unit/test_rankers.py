@@ -20,9 +20,8 @@ from services.core.retrieval.rankers.companions import (
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PART_DEFINITIONS, PartDefinitions
 from services.core.retrieval.rankers.walk_paths import WalkPaths, cap_fanout, path_weight
-from services.core.retrieval.routing import LawRoute
 from services.core.retrieval.seeding import SeedEvidence, SeedWalk
-from services.core.retrieval.select import Rank, Select
+from services.core.retrieval.select import Rank
 from services.core.retrieval.stages import LawFocus
 from services.core.retrieval.walk import roles
 from services.core.settings import Settings, WalkTuning
@@ -150,17 +149,6 @@ def test_cited_first_pins_only_certain_citations_and_rank_puts_them_first():
     CitedFirst().run(ctx)
     Rank().run(ctx)
     assert [c.key for c in ctx.ranked] == [key("26"), key("9"), key("5")]
-
-
-def test_select_takes_the_best_sections_whatever_their_law_when_laws_were_routed():
-    # a rival law reserves no places: its sections are in when they rank there
-    first = [Candidate(f"a:s:{n}", "section", vector=1.0 - n / 100) for n in range(12)]
-    rival = [Candidate(f"b:s:{n}", "section", vector=0.5 - n / 100) for n in range(3)]
-    routes = [LawRoute("a", 0.6, True, False, {}), LawRoute("b", 0.4, True, False, {})]
-    ctx = context(ranked=[*first, *rival], routed=["a", "b"], routes=routes)
-    ctx.query = Query("x", top_k=10)
-    Select().run(ctx)
-    assert [c.key for c in ctx.chosen] == [c.key for c in first[:10]]
 
 
 def test_completion_places_a_companion_right_after_the_section_it_completes():

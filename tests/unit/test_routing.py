@@ -1,4 +1,5 @@
-"""Law routing and intents read from a question's meaning, on hand-built evidence."""
+"""Law routing, the answer's guarantee per law, and intents read from a question's meaning,
+on hand-built evidence."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import numpy as np
 import pytest
 
 from services.core.retrieval.intents import IntentModel, fit
+from services.core.retrieval.models import Candidate
 from services.core.retrieval.routing import (
     ROUTER_FILE,
     LawRouter,
@@ -13,6 +15,7 @@ from services.core.retrieval.routing import (
     law_features,
     law_router,
 )
+from services.core.retrieval.select import guarantee
 
 
 def test_routing_features_are_each_law_s_share_of_the_evidence_and_what_the_question_names():
@@ -55,6 +58,19 @@ def test_the_chosen_laws_hold_the_probability_asked_for_and_no_more_than_the_cap
     assert choose(p, 0.9, 3) == ["a", "b", "c"]
     assert choose(p, 0.5, 3) == ["a"]
     assert choose(p, 0.99, 2) == ["a", "b"]
+
+
+def _sections(*keys: str) -> list[Candidate]:
+    return [Candidate(k, "section") for k in keys]
+
+
+def test_a_rival_law_keeps_its_best_sections_in_the_answer():
+    top = _sections("a:s:1", "a:s:2", "a:s:3", "a:s:4")
+    spare = _sections("a:s:5", "b:s:1", "b:s:2", "b:s:3")
+    kept = guarantee(top, spare, ["a", "b"], 2)
+    assert [c.key for c in kept] == ["a:s:1", "a:s:2", "b:s:1", "b:s:2"]
+    # a law that holds no more than its own guarantee gives nothing up
+    assert [c.key for c in guarantee(top[:2], spare, ["a", "b"], 2)] == ["a:s:1", "a:s:2"]
 
 
 def test_an_intent_model_learns_from_the_direction_of_the_embedding():

@@ -13,10 +13,9 @@ fitted the training laws and routed held-out laws worse (docs/quality.md, "Law r
 
 The laws that together hold `chosen_mass` of the probability (at most `max_laws`) are the
 chosen ones. When they are fewer than the laws searched they get a list of their own
-("routed"), and every hit weighs by its law's probability (`LawFocus`). A question that
-could be about two statutes still gets sections of both where they rank: each vector
-list's first sections are seeds whatever their law (`seeding`), so the likelier law does
-not take all ten places by its probability alone.
+("routed"); every hit weighs by its law's probability (`LawFocus`); and the answer gives
+each chosen law its share of the sections (`select.Select`): a question that could be about
+two statutes gets the best of each, not ten sections of the likelier one.
 """
 
 from __future__ import annotations
