@@ -100,11 +100,6 @@ class RoutingTuning(_Tuning):
     # one more.
     min_sections: int = Field(default=3, ge=0)
     rival_share: float = Field(default=0.5, ge=0.0, le=1.0)
-    # A law's share of the evidence is read from the lists fused with this rrf_k (a hit at
-    # rank r counts 1 / (rrf_k + r)), sharper than the ranking's 20: at 20 one law's hits at
-    # ranks 4-43 count 7.3 times another's first three, at 1 2.1 times (docs/quality.md,
-    # "routing evidence from the first ranks").
-    rrf_k: int = Field(default=1, ge=1)
 
 
 class LawFocusTuning(_Tuning):

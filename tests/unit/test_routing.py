@@ -6,9 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from services.core.analysis import QuestionAnalysis
-from services.core.ports import VectorHit
-from services.core.retrieval.context import Query, SearchContext
 from services.core.retrieval.intents import IntentModel, fit
 from services.core.retrieval.models import Candidate
 from services.core.retrieval.routing import (
@@ -17,11 +14,8 @@ from services.core.retrieval.routing import (
     choose,
     law_features,
     law_router,
-    route_evidence,
 )
 from services.core.retrieval.select import guarantee
-from services.core.settings import Settings, with_retrieval_changes
-from tests.unit.retrieval_fakes import FakeGraphStore
 
 
 def test_routing_features_are_each_law_s_share_of_the_evidence_and_what_the_question_names():
@@ -38,23 +32,6 @@ def test_routing_features_are_each_law_s_share_of_the_evidence_and_what_the_ques
         "gdpr": {"mass": 0.2, "named": 0.0, "place": 0.0},
         "ccc": {"mass": 0.0, "named": 1.0, "place": 1.0},
     }
-
-
-def test_routing_evidence_is_a_law_s_first_hits_more_than_how_many_it_has():
-    # "first" holds ranks 1-3 of the list, "common" ranks 4-11 (a word it repeats)
-    hits = [VectorHit(f"first:s:{n}", 1.0, {"kind": "section"}) for n in range(3)]
-    hits += [VectorHit(f"common:s:{n}", 1.0, {"kind": "section"}) for n in range(8)]
-
-    def mass(settings: Settings) -> dict[str, float]:
-        ctx = SearchContext(Query("x"), FakeGraphStore(), None, None, settings)  # type: ignore[arg-type]
-        ctx.analysis = QuestionAnalysis("x", "x", (), (), (), False, False, False)
-        ctx.deep_hits = {"chunks": hits}
-        return route_evidence(ctx)["mass"]
-
-    routed = mass(Settings())
-    assert routed["first"] > routed["common"]
-    ranked = mass(with_retrieval_changes(Settings(), assignments=["retrieval.routing.rrf_k=20"]))
-    assert ranked["first"] < ranked["common"]  # the ranking's own fusion counts hits
 
 
 def test_a_named_jurisdiction_lifts_its_law_over_one_with_as_much_evidence():

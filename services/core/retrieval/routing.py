@@ -3,9 +3,9 @@
 With many laws loaded the seeds land in whatever statute shares the question's words (a
 Thai question on employee data drifts to the Civil and Commercial Code, an English one to
 the GDPR when it asked about the Thai PDPA). Each law the lists found is described by its
-share of the fused vector evidence (fused sharply: its first hits count most), by whether
-the question names it, and by whether it names the law's jurisdiction ("a Bangkok clinic",
-"fined in baht": `analysis.named_places`); a conditional logit over the laws turns that into probabilities. Its weights are learned
+share of the fused vector evidence, by whether the question names it, and by whether it
+names the law's jurisdiction ("a Bangkok clinic", "fined in baht": `analysis.named_places`);
+a conditional logit over the laws turns that into probabilities. Its weights are learned
 (`bench/train_router.py`) on questions whose law is known, over many laws, and ship in
 `data/routing/law_router.json`. More features were tried (where a law's sections ranked in
 each list, the question's own words searched dense and lexically apart, its script): they
@@ -111,13 +111,10 @@ def route_evidence(
 ) -> dict[str, Any]:
     """What routing reads, as plain data: each law's fused evidence (of the deep lists and
     `extra`), the named laws and the laws searched (`bench/train_router.py` keeps it to
-    fit the weights). The lists are fused again with routing's own `rrf_k`, sharper than
-    the ranking's: a law's evidence is its best hits, so a statute that fills the lists'
-    lower ranks with one common word ("ผู้สมัคร", an applicant, and the election act's
-    candidates) does not outweigh the law that holds the first hits."""
-    fusion = ctx.tuning.fusion.model_copy(update={"rrf_k": ctx.tuning.routing.rrf_k})
+    fit the weights)."""
+    scores = vectors.fuse({**ctx.deep_hits, **extra}, ctx.tuning.fusion) if extra else None
     mass: dict[str, float] = defaultdict(float)
-    for key, score in vectors.fuse({**ctx.deep_hits, **(extra or {})}, fusion).items():
+    for key, score in (scores if scores is not None else ctx.deep_scores).items():
         mass[law_of(key)] += score
     places = set(ctx.analysed.places)
     return {
