@@ -1,0 +1,133 @@
+"""Settings variants against the shipped settings, question by question, on one stack:
+how a retrieval change is chosen on the tuning parts and reported on the check parts.
+
+    python bench/bench_variants.py tests/fixtures/eval/pdpa_dev.jsonl \\
+        tests/fixtures/eval/gdpr_dev.jsonl ../shared/eval/nitibench-tax/hf_tax.csv \\
+        --corpus all --data-dir var/bench-all --skip-load \\
+        --variant "sharper:retrieval.fusion.rrf_k=5" --variant "no-lists:-list_seeds"
+
+A variant is NAME:CHANGES, the changes separated by ";": "retrieval.x.y=V" sets a
+retrieval field (`settings.with_retrieval_changes`), "-step" switches a step off. For the
+shipped settings and each variant: the questions answered (all-must@K, or Multi-HR@K for
+NitiBench) on the tuning and check parts, each set's score, the answers that hold no
+section of a law asked about, and the questions each variant won and lost against the
+shipped settings, part by part.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from bench._stack import CORPORA, corpus_paths, open_stack  # noqa: E402
+from services.core.evaluation import PARTS, GoldSet, evaluate, load_gold, search_retriever  # noqa: E402
+from services.core.settings import with_retrieval_changes  # noqa: E402
+
+SHIPPED = "shipped"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    variants = {SHIPPED: ([], [])} | dict(_variant(spec) for spec in args.variant)
+    golds = [load_gold(path) for path in args.gold]
+    with open_stack(args.data_dir) as stack:
+        if not args.skip_load:
+            started = time.perf_counter()
+            stack.ingest(corpus_paths(args.corpus))
+            print(f"loaded {args.corpus} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        print(f"stack: {stack.sizes()}", file=sys.stderr)
+        base = stack.deps()
+        runs: dict[str, dict[str, dict[str, Any]]] = {}
+        for name, (assignments, disabled) in variants.items():
+            settings = with_retrieval_changes(
+                base["settings"], assignments=assignments, disabled=disabled
+            )
+            runs[name] = {}
+            for gold in golds:
+                retriever = search_retriever(
+                    args.mode, **(base | {"settings": settings}), top_k=max(args.k, 10)
+                )
+                report = evaluate(gold, retriever, k=args.k, mode=args.mode)
+                for row in report.questions:
+                    runs[name][f"{Path(gold.path).stem}|{row['id']}"] = _outcome(gold, row, args.k)
+            print(f"{name} done", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"mode": args.mode, "k": args.k, "runs": runs}, indent=2))
+    else:
+        print(_report(runs))
+    return 0
+
+
+def _variant(spec: str) -> tuple[str, tuple[list[str], list[str]]]:
+    name, sep, changes = spec.partition(":")
+    if not sep or not name or name == SHIPPED:
+        raise SystemExit(f"--variant {spec!r}: expected NAME:CHANGES, NAME not {SHIPPED!r}")
+    parts = [part.strip() for part in changes.split(";") if part.strip()]
+    disabled = [part[1:] for part in parts if part.startswith("-")]
+    return name, ([part for part in parts if not part.startswith("-")], disabled)
+
+
+def _outcome(gold: GoldSet, row: dict[str, Any], k: int) -> dict[str, Any]:
+    scores = row["scores"][str(k)] if gold.format == "nitibench" else row["scores"]
+    answered = scores["multi_hr"] if gold.format == "nitibench" else scores["all_must"]
+    return {
+        "part": row["part"],
+        "answered": answered >= 1.0,
+        "on_law": scores.get("on_law", 1.0) > 0.0,
+        "recall": scores.get("recall", scores.get("must_recall", 0.0)),
+    }
+
+
+def _report(runs: dict[str, dict[str, dict[str, Any]]]) -> str:
+    shipped = runs[SHIPPED]
+    sets = sorted({key.split("|", 1)[0] for key in shipped})
+    lines = []
+    for name, got in runs.items():
+        answered = {p: sum(o["answered"] for o in got.values() if o["part"] == p) for p in PARTS}
+        per_set = []
+        for name_of_set in sets:
+            rows = [o for key, o in got.items() if key.startswith(f"{name_of_set}|")]
+            recall = sum(o["recall"] for o in rows) / len(rows)
+            share = sum(o["answered"] for o in rows) / len(rows)
+            per_set.append(f"{name_of_set} {share:.3f} (recall {recall:.3f})")
+        off_law = sum(not o["on_law"] for o in got.values())
+        lines.append(
+            f"[{name}] answered: "
+            + ", ".join(f"{p} {answered[p]}" for p in PARTS)
+            + f"; off the law asked about: {off_law} | "
+            + " | ".join(per_set)
+        )
+        if name == SHIPPED:
+            continue
+        for part in PARTS:
+            keys = [key for key, o in got.items() if o["part"] == part]
+            won = [key for key in keys if got[key]["answered"] and not shipped[key]["answered"]]
+            lost = [key for key in keys if shipped[key]["answered"] and not got[key]["answered"]]
+            lines.append(f"    {part}: +{len(won)} {won} -{len(lost)} {lost}")
+    return "\n".join(lines)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("gold", type=Path, nargs="+")
+    p.add_argument("--corpus", default="pdpa", choices=CORPORA)
+    p.add_argument("--data-dir", type=Path, help="keep (and reuse) the stack here")
+    p.add_argument("--skip-load", action="store_true", help="the data dir is loaded already")
+    p.add_argument("--mode", default="graph")
+    p.add_argument("--k", type=int, default=10)
+    p.add_argument(
+        "--variant", action="append", default=[], help='NAME:CHANGES, e.g. "x:-list_seeds"'
+    )
+    p.add_argument("--json", action="store_true")
+    return p
+
+
+if __name__ == "__main__":
+    sys.exit(main())
