@@ -28,7 +28,8 @@ sys.path.insert(0, str(REPO))
 
 from bench._stack import CORPORA, corpus_paths, open_stack  # noqa: E402
 from services.core.evaluation import PARTS, GoldSet, evaluate, load_gold, search_retriever  # noqa: E402
-from services.core.settings import with_retrieval_changes  # noqa: E402
+from services.core.retrieval.models import MODES  # noqa: E402
+from services.core.settings import Settings, with_retrieval_changes  # noqa: E402
 
 SHIPPED = "shipped"
 
@@ -36,6 +37,11 @@ SHIPPED = "shipped"
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     variants = {SHIPPED: ([], [])} | dict(_variant(spec) for spec in args.variant)
+    for name, (assignments, disabled) in variants.items():  # before a stack is started
+        try:
+            with_retrieval_changes(Settings(), assignments=assignments, disabled=disabled)
+        except ValueError as exc:
+            raise SystemExit(f"--variant {name}: {exc}") from exc
     golds = [load_gold(path) for path in args.gold]
     with open_stack(args.data_dir) as stack:
         if not args.skip_load:
@@ -120,7 +126,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", default="pdpa", choices=CORPORA)
     p.add_argument("--data-dir", type=Path, help="keep (and reuse) the stack here")
     p.add_argument("--skip-load", action="store_true", help="the data dir is loaded already")
-    p.add_argument("--mode", default="graph")
+    p.add_argument("--mode", default="graph", choices=MODES)
     p.add_argument("--k", type=int, default=10)
     p.add_argument(
         "--variant", action="append", default=[], help='NAME:CHANGES, e.g. "x:-list_seeds"'
