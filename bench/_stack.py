@@ -11,7 +11,9 @@ start.
 
 from __future__ import annotations
 
+import argparse
 import statistics
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -125,6 +127,27 @@ def open_stack(
         data_dir.mkdir(parents=True, exist_ok=True)
         with _stack_on(data_dir, heap_mb=heap_mb, threads=threads) as stack:
             yield stack
+
+
+def add_stack_arguments(p: argparse.ArgumentParser) -> None:
+    """Gold files and the stack they are scored on (`open_loaded_stack`)."""
+    p.add_argument("gold", type=Path, nargs="+")
+    p.add_argument("--corpus", default="pdpa", choices=CORPORA)
+    p.add_argument("--data-dir", type=Path, help="keep (and reuse) the stack here")
+    p.add_argument("--skip-load", action="store_true", help="the data dir is loaded already")
+
+
+@contextmanager
+def open_loaded_stack(args: argparse.Namespace) -> Iterator[Stack]:
+    """The stack of `add_stack_arguments`, its corpus loaded unless `--skip-load`; the load
+    time and the stack's sizes go to stderr."""
+    with open_stack(args.data_dir) as stack:
+        if not args.skip_load:
+            started = time.perf_counter()
+            stack.ingest(corpus_paths(args.corpus))
+            print(f"loaded {args.corpus} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        print(f"stack: {stack.sizes()}", file=sys.stderr)
+        yield stack
 
 
 @contextmanager

@@ -19,14 +19,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from bench._stack import CORPORA, corpus_paths, open_stack  # noqa: E402
+from bench._stack import add_stack_arguments, open_loaded_stack  # noqa: E402
 from services.core.evaluation import PARTS, GoldSet, evaluate, load_gold, search_retriever  # noqa: E402
 from services.core.retrieval.models import MODES  # noqa: E402
 from services.core.settings import Settings, with_retrieval_changes  # noqa: E402
@@ -43,12 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             raise SystemExit(f"--variant {name}: {exc}") from exc
     golds = [load_gold(path) for path in args.gold]
-    with open_stack(args.data_dir) as stack:
-        if not args.skip_load:
-            started = time.perf_counter()
-            stack.ingest(corpus_paths(args.corpus))
-            print(f"loaded {args.corpus} in {time.perf_counter() - started:.1f} s", file=sys.stderr)
-        print(f"stack: {stack.sizes()}", file=sys.stderr)
+    with open_loaded_stack(args) as stack:
         base = stack.deps()
         runs: dict[str, dict[str, dict[str, Any]]] = {}
         for name, (assignments, disabled) in variants.items():
@@ -122,10 +116,7 @@ def _report(runs: dict[str, dict[str, dict[str, Any]]]) -> str:
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("gold", type=Path, nargs="+")
-    p.add_argument("--corpus", default="pdpa", choices=CORPORA)
-    p.add_argument("--data-dir", type=Path, help="keep (and reuse) the stack here")
-    p.add_argument("--skip-load", action="store_true", help="the data dir is loaded already")
+    add_stack_arguments(p)
     p.add_argument("--mode", default="graph", choices=MODES)
     p.add_argument("--k", type=int, default=10)
     p.add_argument(
