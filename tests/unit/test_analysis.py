@@ -108,6 +108,10 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
         ("กรอกผิดพลาด บริษัทจะมีความผิดหรือไม่", ("penalty",)),
         ("บริษัทผิดไหม", ("penalty",)),
         ("ร้านทำแบบนี้จะโดนอะไรบ้าง", ("penalty",)),  # as "what can happen" in English
+        # "wrong" data is inaccurate data; "criminal" records are a kind of data
+        ("My bank has my address wrong. Must it fix it?", ()),
+        ("May a landlord ask tenants for their criminal records?", ()),
+        ("Is selling criminal records a crime?", ("penalty",)),
     ],
 )
 def test_intent_flags(question, intents):
