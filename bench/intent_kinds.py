@@ -26,7 +26,7 @@ sys.path.insert(0, str(REPO))
 from services.core.analysis import analyse_question  # noqa: E402
 from services.core.bootstrap import build_worker_embedder  # noqa: E402
 from services.core.evaluation import load_gold, split_of  # noqa: E402
-from services.core.retrieval.intents import RANKED, intent_model  # noqa: E402
+from services.core.retrieval.intents import RANKED, intent_model, read_by_model  # noqa: E402
 from services.core.settings import Settings  # noqa: E402
 
 GOLD = REPO / "tests" / "fixtures" / "eval"
@@ -48,7 +48,9 @@ def main(argv: list[str] | None = None) -> int:
     for path in args.gold or sorted(GOLD.glob("*.jsonl")):
         for q in load_gold(path, default_law="-").questions:
             analysis = analyse_question(q.question)
-            p = model.probabilities(embedder.embed_query(q.question).dense)
+            by_model = read_by_model(
+                model.probabilities(embedder.embed_query(q.question).dense), threshold
+            )
             for intent in RANKED:
                 readings.append(
                     (
@@ -57,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
                         split_of(q.id),
                         q.kind == intent,
                         intent in analysis.intents,
-                        p.get(intent, 0.0) >= threshold,
+                        intent in by_model,
                     )
                 )
     print(f"{len(readings) // len(RANKED)} questions, model threshold {threshold}")

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,9 +59,13 @@ class ReadIntents(Stage):
         if model is None:
             return
         ctx.intent_probabilities = model.probabilities(ctx.embedded.dense)
-        threshold = ctx.tuning.intents.threshold
-        read = {i for i in RANKED if ctx.intent_probabilities.get(i, 0.0) >= threshold}
+        read = read_by_model(ctx.intent_probabilities, ctx.tuning.intents.threshold)
         ctx.read_intents = tuple(i for i in RANKED if i in read or i in ctx.analysed.intents)
+
+
+def read_by_model(probabilities: Mapping[str, float], threshold: float) -> frozenset[str]:
+    """The intents the rankers act on that the model gives at least `threshold`."""
+    return frozenset(i for i in RANKED if probabilities.get(i, 0.0) >= threshold)
 
 
 _MODELS: dict[str, IntentModel | None] = {}
