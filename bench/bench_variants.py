@@ -12,6 +12,10 @@ shipped settings and each variant: the questions answered (all-must@K, or Multi-
 NitiBench) on the tuning and check parts, each set's score, the answers that hold no
 section of a law asked about, and the questions each variant won and lost against the
 shipped settings, part by part.
+
+`--scoped` searches each question within the laws its labels name, as a perfect router would
+(with many laws loaded, the gap to the unscoped run is what routing costs; docs/quality.md,
+"what perfect routing would give now").
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +32,15 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from bench._stack import add_stack_arguments, open_loaded_stack  # noqa: E402
-from services.core.evaluation import PARTS, GoldSet, evaluate, load_gold, search_retriever  # noqa: E402
+from services.core.evaluation import (  # noqa: E402
+    PARTS,
+    GoldSet,
+    Retriever,
+    SectionRef,
+    evaluate,
+    load_gold,
+    search_retriever,
+)
 from services.core.retrieval.models import MODES  # noqa: E402
 from services.core.settings import Settings, with_retrieval_changes  # noqa: E402
 
@@ -51,9 +65,8 @@ def main(argv: list[str] | None = None) -> int:
             )
             runs[name] = {}
             for gold in golds:
-                retriever = search_retriever(
-                    args.mode, **(base | {"settings": settings}), top_k=max(args.k, 10)
-                )
+                deps = base | {"settings": settings}
+                retriever = _retriever(gold, args.mode, deps, max(args.k, 10), args.scoped)
                 report = evaluate(gold, retriever, k=args.k, mode=args.mode)
                 for row in report.questions:
                     runs[name][f"{Path(gold.path).stem}|{row['id']}"] = _outcome(gold, row, args.k)
@@ -63,6 +76,27 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(_report(runs))
     return 0
+
+
+def _retriever(
+    gold: GoldSet, mode: str, deps: dict[str, Any], top_k: int, scoped: bool
+) -> Retriever:
+    """The pipeline as a retriever; `scoped`: each question searched within the laws its
+    `must` labels name (a question's text stands for it: `evaluate` passes only the text)."""
+    if not scoped:
+        return search_retriever(mode, **deps, top_k=top_k)
+    laws_of: dict[str, set[str]] = defaultdict(set)
+    for question in gold.questions:
+        laws_of[question.question].update(law for law, _ in question.must)
+    by_laws: dict[tuple[str, ...], Retriever] = {}
+
+    def retrieve(question: str) -> Sequence[SectionRef]:
+        laws = tuple(sorted(laws_of[question]))
+        if laws not in by_laws:
+            by_laws[laws] = search_retriever(mode, **deps, top_k=top_k, laws=list(laws))
+        return by_laws[laws](question)
+
+    return retrieve
 
 
 def _variant(spec: str) -> tuple[str, tuple[list[str], list[str]]]:
@@ -123,6 +157,11 @@ def _parser() -> argparse.ArgumentParser:
         "--variant", action="append", default=[], help='NAME:CHANGES, e.g. "x:-list_seeds"'
     )
     p.add_argument("--json", action="store_true")
+    p.add_argument(
+        "--scoped",
+        action="store_true",
+        help="search each question within the laws its labels name (perfect routing)",
+    )
     return p
 
 

@@ -32,3 +32,35 @@ def test_the_report_counts_answers_per_part_and_what_a_variant_won_and_lost():
     assert "a 0.667 (recall 0.667)" in lines[1]
     assert lines[2].strip() == "tune: +1 ['a|2'] -1 ['a|1']"
     assert lines[3].strip() == "check: +0 [] -0 []"
+
+
+def test_scoped_searches_each_question_within_the_laws_its_labels_name(monkeypatch):
+    import bench.bench_variants as bench_variants
+    from services.core.evaluation import GoldQuestion, GoldSet
+
+    made: list[tuple[str, object]] = []
+
+    def fake_search_retriever(mode, *, top_k, laws=None, **deps):
+        made.append((mode, laws))
+        return lambda question: [(laws[0] if laws else "any", question)]
+
+    monkeypatch.setattr(bench_variants, "search_retriever", fake_search_retriever)
+    gold = GoldSet(
+        "jsonl",
+        "g.jsonl",
+        (
+            GoldQuestion("1", "q one", (("eu-gdpr", "9"), ("eu-gdpr", "83"))),
+            GoldQuestion("2", "q two", (("th-pdpa-2562", "26"),)),
+            GoldQuestion("3", "q three", (("eu-gdpr", "17"),)),
+        ),
+    )
+    scoped = bench_variants._retriever(gold, "graph", {}, 10, scoped=True)
+    assert scoped("q two") == [("th-pdpa-2562", "q two")]
+    assert scoped("q one") == [("eu-gdpr", "q one")]
+    scoped("q three")  # the GDPR's retriever again, not a new one
+    assert made == [("graph", ["th-pdpa-2562"]), ("graph", ["eu-gdpr"])]
+
+    made.clear()
+    unscoped = bench_variants._retriever(gold, "hybrid", {}, 10, scoped=False)
+    assert unscoped("q two") == [("any", "q two")]
+    assert made == [("hybrid", None)]
