@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+import bench.bench_variants as bench_variants
 from bench.bench_variants import SHIPPED, _report, _variant
+from services.core.evaluation import GoldQuestion, GoldSet
 
 
 def test_a_variant_sets_fields_and_switches_steps_off():
@@ -35,9 +37,6 @@ def test_the_report_counts_answers_per_part_and_what_a_variant_won_and_lost():
 
 
 def test_scoped_searches_each_question_within_the_laws_its_labels_name(monkeypatch):
-    import bench.bench_variants as bench_variants
-    from services.core.evaluation import GoldQuestion, GoldSet
-
     made: list[tuple[str, object]] = []
 
     def fake_search_retriever(mode, *, top_k, laws=None, **deps):
