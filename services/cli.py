@@ -393,6 +393,8 @@ def _add_search(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("question")
     p.add_argument("--law", action="append", dest="laws", metavar="LAW",
                    help="restrict to a law id (repeatable)")
+    p.add_argument("--jurisdiction", action="append", dest="jurisdictions", metavar="CODE",
+                   help="restrict to the laws of a jurisdiction, e.g. TH or EU (repeatable)")
     p.add_argument("--top-k", type=int, default=10)
     p.add_argument("--max-hops", type=int, default=2)
     p.add_argument("--mode", default="graph", choices=("graph", "hybrid", "dense", "bm25"))
@@ -413,7 +415,7 @@ def _cmd_search(args: argparse.Namespace, settings: Settings) -> int:
     `lexgraph serve`), else with the stores opened here; the same JSON either way."""
     body = {"query": args.question, "laws": args.laws, "top_k": args.top_k,
             "max_hops": args.max_hops, "mode": args.mode, "explain": args.explain,
-            "as_of": args.as_of}
+            "as_of": args.as_of, "jurisdictions": args.jurisdictions}
     result = None if args.local else _search_over_http(args, settings, body)
     if result is None:
         result = _search_here(settings, body)
@@ -510,7 +512,7 @@ def _search_here(settings: Settings, body: dict[str, Any]) -> dict[str, Any]:
                                   top_k=body["top_k"], max_hops=body["max_hops"],
                                   mode=body["mode"], explain=body["explain"],
                                   keywords=bootstrap.build_keyword_source(settings),
-                                  as_of=body["as_of"])
+                                  as_of=body["as_of"], jurisdictions=body["jurisdictions"])
     finally:
         vectors.close()
         graph.close()

@@ -85,6 +85,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
         laws: list[str] | None = None,
         top_k: int = 5,
         as_of: str | None = None,
+        jurisdictions: list[str] | None = None,
     ) -> dict[str, Any]:
         """Search the statutes for a question; returns sections with their text, how each
         was reached in the citation graph, and related penalty/definition/exemption nodes;
@@ -102,6 +103,9 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
             as_of: the day of the facts (YYYY-MM-DD): the laws in force then, and the decrees
                 that kept a section from applying then (each section's `applicability`);
                 today if omitted.
+            jurisdictions: optional jurisdiction codes to search in (e.g. ["TH"], ["EU"]);
+                pass the user's country when the question does not name one, since a
+                question on consent or marketing fits several countries' laws alike.
         """
         with _tool_call("search"):
             c = clients()
@@ -120,6 +124,7 @@ def build_mcp_server(clients: Callable[[], ToolClients]) -> MCPServer:
                     mode="graph",
                     keywords=c.keywords,
                     as_of=as_of,
+                    jurisdictions=jurisdictions,
                 )
                 passages = documents.find_passages(
                     result.query,
@@ -328,7 +333,9 @@ def _access(ctx: Context) -> Principal:
     """The principal of the HTTP request carrying this tool call (see the module doc)."""
     request = ctx.request_context.request
     if not isinstance(request, Request):  # served only over streamable HTTP (mount_mcp)
-        raise ToolError("lexgraph's tools are served over HTTP only; no request came with this call")
+        raise ToolError(
+            "lexgraph's tools are served over HTTP only; no request came with this call"
+        )
     return request_access(request)
 
 

@@ -56,6 +56,8 @@ IsoDay = Annotated[
 ]
 Integer = Annotated[int, BeforeValidator(_integer)]
 LawIdText = Annotated[Text, Field(min_length=1, max_length=MAX_LAW_ID_CHARS)]
+# A law's jurisdiction as the readers write it: "TH", "EU", "SG", "JP"
+JurisdictionCode = Annotated[str, Field(pattern=r"^[A-Za-z]{2,3}$")]
 
 
 class SearchRequest(BaseModel):
@@ -82,6 +84,14 @@ class SearchRequest(BaseModel):
         default=None,
         max_length=50,
         description="Law ids to search in; all published laws if omitted.",
+    )
+    jurisdictions: list[JurisdictionCode] | None = Field(
+        default=None,
+        max_length=10,
+        description='Search only the laws of these jurisdictions ("TH", "EU", "SG", "JP"; '
+        "each law's `jurisdiction` in GET /v1/laws); with `laws`, the laws of both lists. "
+        "A question that names no place can fit several countries' laws (an English question "
+        "on consent fits the Thai PDPA, the GDPR and Singapore's PDPA alike): this says which.",
     )
     top_k: Integer = Field(default=10, ge=1, le=100, description="Sections to return.")
     max_hops: Integer = Field(default=2, ge=0, le=2, description="Graph hops from the seeds (0-2).")

@@ -111,6 +111,14 @@ def test_graph_mode_links_the_penalty_to_the_prohibition(api: str) -> None:
     assert all(s["hops"] == 0 and s["reached"].startswith("[vector]") for s in hybrid)
 
 
+def test_jurisdictions_scope_the_search_to_their_laws(api: str) -> None:
+    scoped = search(api, QUESTION_EN, top_k=10, jurisdictions=["th"])
+    assert scoped.status_code == 200, scoped.text
+    assert scoped.json()["sections"] == search(api, QUESTION_EN, top_k=10).json()["sections"]
+    laws = httpx.get(f"{api}/v1/laws", timeout=10).json()["laws"]
+    assert [law["jurisdiction"] for law in laws] == ["TH"]
+
+
 def test_laws_summary_and_section_text(api: str) -> None:
     laws = httpx.get(f"{api}/v1/laws", timeout=10).json()["laws"]
     assert [law["law"] for law in laws] == [LAW]
@@ -142,6 +150,9 @@ def test_related_and_penalties_of_section_26(api: str) -> None:
         ("post", "/v1/search", {"query": QUESTION_TH, "top_k": 10_000}, 422),
         ("post", "/v1/search", {"query": QUESTION_TH, "max_hops": 3}, 422),
         ("post", "/v1/search", {"query": QUESTION_TH, "laws": ["no-such-law"]}, 404),
+        ("post", "/v1/search", {"query": QUESTION_TH, "jurisdictions": ["EU"]}, 404),
+        ("post", "/v1/search", {"query": QUESTION_TH, "jurisdictions": ["T1"]}, 422),
+        ("post", "/v1/search", {"query": QUESTION_TH, "jurisdictions": "TH"}, 422),
         ("get", "/v1/laws/no-such-law/summary", None, 404),
         ("get", f"/v1/laws/{LAW}/sections/9999", None, 404),
         ("get", f"/v1/laws/{LAW}/sections/9999/penalties", None, 404),

@@ -43,9 +43,7 @@ DOC_BASE = "http://localhost:8080"
 
 
 @pytest.fixture(scope="module")
-def api_url(
-    neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def api_url(neo4j_server: LocalNeo4j, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("mcp-stack")
     port = free_port()
     env = stack_env(root, neo4j_server, LEXGRAPH_API_PORT=str(port))
@@ -80,7 +78,13 @@ def _payload(result: Any) -> dict[str, Any]:
 
 def test_sdk_client_initializes_lists_and_calls_every_tool(api_url: str) -> None:
     calls = [
-        ("search", {"question": "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ตามมาตรา ๒๖ ถ้าผิดมีโทษอะไร"}),
+        (
+            "search",
+            {
+                "question": "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ตามมาตรา ๒๖ ถ้าผิดมีโทษอะไร",
+                "jurisdictions": ["TH"],
+            },
+        ),
         ("get_related_sections", {"section": f"{S}26"}),
         ("get_penalties", {"section": f"{S}26"}),
         ("get_section_text", {"section": f"{S}84"}),
@@ -96,9 +100,7 @@ def test_sdk_client_initializes_lists_and_calls_every_tool(api_url: str) -> None
     assert set(tools) == TOOLS
     assert "first" in (tools["search"].description or "")
 
-    search, related, penalties, text, history, laws, summary = (
-        _payload(r) for r in out["calls"]
-    )
+    search, related, penalties, text, history, laws, summary = (_payload(r) for r in out["calls"])
     assert f"{S}26" in {s["key"] for s in search["sections"]}
     assert search["index_versions"].get(LAW)
     assert f"{S}84" in json.dumps(search, ensure_ascii=False)

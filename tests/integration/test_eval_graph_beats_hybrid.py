@@ -14,10 +14,12 @@ from pathlib import Path
 
 import pytest
 
+from services.core import retrieval
 from services.core.embedding import OfflineEmbedder
 from services.core.evaluation import format_table, load_gold, run_modes, search_retriever
 from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import ingest_paths
+from services.core.retrieval import lookups
 from services.core.settings import REPO_ROOT, Settings
 from services.core.vector_index import EdgeVectorIndex
 from tests.conftest import SHARED
@@ -89,3 +91,23 @@ def test_graph_answers_stay_in_the_law_asked_about(
     )
     drifted = [row["id"] for row in report.questions if not row["scores"]["on_law"]]
     assert not drifted, f"answers holding no section of the law asked about: {drifted}"
+
+
+def test_a_jurisdiction_keeps_a_placeless_question_in_its_laws(
+    pdpa_stack: dict[str, object],
+) -> None:
+    """An English question that names no place fits the PDPA and the GDPR alike; the caller's
+    jurisdiction says which country's laws to answer from, and nothing outside them comes
+    back (docs/quality.md, "a jurisdiction as the caller's scope")."""
+    question = "Can I make a shop stop using my data to send me marketing messages?"
+    jurisdiction = {
+        law["law"]: law["jurisdiction"]
+        for law in lookups.list_laws(pdpa_stack["graph"])  # type: ignore[arg-type]
+    }
+    answers = {
+        code: retrieval.search(question, jurisdictions=[code], top_k=10, **pdpa_stack)  # type: ignore[arg-type]
+        for code in ("TH", "EU")
+    }
+    assert {s.law for s in answers["EU"].sections} == {"eu-gdpr"}
+    assert {jurisdiction[s.law] for s in answers["TH"].sections} == {"TH"}
+    assert "th-pdpa-2562:s:32" in {s.key for s in answers["TH"].sections}

@@ -110,6 +110,7 @@ class FakeGraphStore:
                 n.props.get("disapplies"),
                 n.props.get("expressions"),
                 n.props.get("expression_from"),
+                n.props.get("jurisdiction"),
             ]
             for n in self.nodes.values()
             if "Law" in n.labels
@@ -123,7 +124,6 @@ class FakeGraphStore:
                 "title": n.props.get("title"),
                 "short_name": n.props.get("short_name"),
                 "aliases": n.props.get("aliases"),
-                "jurisdiction": n.props.get("jurisdiction"),
             }
             for n in self.nodes.values()
             if "Law" in n.labels and n.props["key"] in laws
@@ -479,7 +479,13 @@ def mini_pdpa() -> tuple[FakeGraphStore, FakeVectorIndex, FakeEmbedder]:
     and a second law whose only version is still pending (must stay invisible)."""
     graph, vectors = FakeGraphStore(), FakeVectorIndex()
     law = "th-pdpa-2562"
-    graph.add_law(law, V, title="พระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562", short_name="PDPA")
+    graph.add_law(
+        law,
+        V,
+        title="พระราชบัญญัติคุ้มครองข้อมูลส่วนบุคคล พ.ศ. 2562",
+        short_name="PDPA",
+        jurisdiction="TH",
+    )
     texts = {
         "6": "ในพระราชบัญญัตินี้ ข้อมูลส่วนบุคคล หมายความว่า ข้อมูลเกี่ยวกับบุคคล",
         "24": "ห้ามมิให้ผู้ควบคุมข้อมูลส่วนบุคคลทำการเก็บรวบรวมข้อมูลส่วนบุคคล โดยไม่ได้รับความยินยอม",

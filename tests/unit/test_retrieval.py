@@ -7,6 +7,7 @@ import pytest
 from services.core.analysis import analyse_question as analysis_of
 from services.core.errors import InvalidQuery, NotFound
 from services.core.retrieval import laws, search, section_refs
+from services.core.retrieval.models import Law
 from services.core.retrieval.rankers import part_definitions
 from services.core.settings import Settings
 from tests.unit.retrieval_fakes import V, mini_pdpa
@@ -210,9 +211,41 @@ def test_laws_filter_restricts_and_unknown_law_is_not_found(stores):
         run(stores, QUESTION_TH, laws=["th-health-2550"])  # pending only: not visible
 
 
+def test_jurisdictions_filter_restricts_and_one_without_laws_is_not_found(stores):
+    assert keys(run(stores, QUESTION_TH, jurisdictions=["th"])) == keys(run(stores, QUESTION_TH))
+    with pytest.raises(NotFound, match="no published law of jurisdiction: EU"):
+        run(stores, QUESTION_TH, jurisdictions=["EU"])
+    with pytest.raises(NotFound, match="unknown law"):
+        run(stores, QUESTION_TH, laws=["no-such-law"], jurisdictions=["TH"])
+
+
+def test_caller_scope_is_the_laws_of_both_lists():
+    catalogue = {
+        law.id: law
+        for law in (
+            Law("th-a", "v1", None, jurisdiction="TH"),
+            Law("th-b", "v1", None, jurisdiction="TH"),
+            Law("th-draft", None, "v2", jurisdiction="TH"),  # pending only: not searched
+            Law("eu-gdpr", "v1", None, jurisdiction="EU"),
+            Law("sg-pdpa", "v1", None, jurisdiction="SG"),
+        )
+    }
+    assert laws.caller_scope(catalogue, None, None) is None
+    assert laws.caller_scope(catalogue, None, ("TH",)) == ["th-a", "th-b"]
+    assert laws.caller_scope(catalogue, None, ("EU", "SG")) == ["eu-gdpr", "sg-pdpa"]
+    assert laws.caller_scope(catalogue, ["eu-gdpr", "th-b"], ("TH",)) == ["th-b"]
+    with pytest.raises(NotFound, match="none of the laws asked for"):
+        laws.caller_scope(catalogue, ["eu-gdpr"], ("TH",))
+    with pytest.raises(NotFound, match="JP"):
+        laws.caller_scope(catalogue, None, ("TH", "JP"))
+
+
 @pytest.mark.parametrize(
     ("kwargs", "field"),
     [
+        ({"jurisdictions": ["T1"]}, "jurisdictions"),
+        ({"jurisdictions": ["THAI"]}, "jurisdictions"),
+        ({"jurisdictions": "TH"}, "jurisdictions"),
         ({"question": ""}, "query"),
         ({"question": "   \x00\x07  "}, "query"),
         ({"question": "ก" * 100_000}, "query"),

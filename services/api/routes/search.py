@@ -52,6 +52,7 @@ async def search(
             explain=body.explain,
             keywords=clients.keywords,
             as_of=body.as_of,
+            jurisdictions=body.jurisdictions,
         )
         passages = documents.find_passages(
             result.query,

@@ -24,6 +24,7 @@ class Query:
     question: str
     mode: str = "graph"
     laws: tuple[str, ...] | None = None
+    jurisdictions: tuple[str, ...] | None = None  # "TH", "EU": their laws only
     top_k: int = 10
     max_hops: int = 2
     explain: bool = False

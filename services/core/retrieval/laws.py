@@ -27,10 +27,9 @@ _T = TypeVar("_T")
 
 @dataclass(frozen=True)
 class LawNames:
-    """What a question may call a law: its names, lower-cased, and its jurisdiction."""
+    """What a question may call a law: its names, lower-cased."""
 
     names: tuple[str, ...] = ()
-    jurisdiction: str = ""  # "TH", "EU", "SG", "JP" (ingest/readers); "" when unknown
 
 
 # law version -> its names
@@ -42,7 +41,7 @@ def read_catalogue(graph: GraphStore) -> dict[str, Law]:
     for row in graph.run_read("retrieval_laws"):
         for (
             law_id, version, pending, language, not_before, valid_to, disapplies,
-            expressions, expression_from,
+            expressions, expression_from, jurisdiction,
         ) in row.get("laws") or []:  # fmt: skip
             kept = tuple(zip(expressions or (), expression_from or (), strict=True))
             if version not in {v for v, _ in kept}:
@@ -57,6 +56,7 @@ def read_catalogue(graph: GraphStore) -> dict[str, Law]:
                     valid_to or "",
                     bool(disapplies),
                     kept,
+                    jurisdiction or "",
                 )
     return catalogue
 
@@ -85,14 +85,34 @@ def published_law_versions(graph: GraphStore) -> dict[str, str]:
     return {law.id: law.version for law in read_catalogue(graph).values() if law.version}
 
 
-def caller_scope(catalogue: Mapping[str, Law], laws: Sequence[str] | None) -> list[str] | None:
-    """The published laws a caller restricted the search to; unknown ones are 404s."""
-    if not laws:
+def caller_scope(
+    catalogue: Mapping[str, Law],
+    laws: Sequence[str] | None,
+    jurisdictions: Sequence[str] | None = None,
+) -> list[str] | None:
+    """The published laws a caller restricted the search to: the laws it named, those of
+    the jurisdictions it named ("TH", "EU"), or, given both, the named laws of those
+    jurisdictions. An unknown law, a jurisdiction with no published law, or nothing left is
+    a 404."""
+    if not laws and not jurisdictions:
         return None
-    unknown = [law for law in laws if law not in catalogue or not catalogue[law].version]
-    if unknown:
-        raise NotFound(f"unknown law: {', '.join(unknown[:5])}")
-    return list(dict.fromkeys(laws))
+    published = [law for law in catalogue.values() if law.version]
+    if laws:
+        unknown = [law for law in laws if law not in catalogue or not catalogue[law].version]
+        if unknown:
+            raise NotFound(f"unknown law: {', '.join(unknown[:5])}")
+        published = [catalogue[law] for law in dict.fromkeys(laws)]
+    if jurisdictions:
+        held = {law.jurisdiction for law in catalogue.values() if law.version}
+        missing = [code for code in jurisdictions if code not in held]
+        if missing:
+            raise NotFound(f"no published law of jurisdiction: {', '.join(missing[:5])}")
+        published = [law for law in published if law.jurisdiction in jurisdictions]
+        if not published:
+            raise NotFound(
+                f"none of the laws asked for is of jurisdiction {', '.join(jurisdictions)}"
+            )
+    return [law.id for law in published]
 
 
 def visible_laws(catalogue: Mapping[str, Law], scope: list[str] | None) -> list[Law]:
@@ -112,8 +132,8 @@ def keep_per_version(
 
 
 def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, LawNames]:
-    """The names a question may use for each law, lower-cased, and its jurisdiction (on
-    429 laws the query costs 10-40 ms, hence the cache)."""
+    """The names a question may use for each law, lower-cased (on 429 laws the query costs
+    10-40 ms, hence the cache)."""
 
     def read(missing: list[Law]) -> dict[str, LawNames]:
         by_id = {law.id: law for law in missing}
@@ -121,8 +141,7 @@ def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, LawNames]:
         for row in graph.run_read("retrieval_law_names", laws=list(by_id)):
             found = [row.get("short_name"), row.get("title"), *(row.get("aliases") or [])]
             names[by_id[str(row["law"])].law_version] = LawNames(
-                tuple(n.lower() for n in found if isinstance(n, str) and len(n) >= 3),
-                str(row.get("jurisdiction") or ""),
+                tuple(n.lower() for n in found if isinstance(n, str) and len(n) >= 3)
             )
         return names
 
@@ -131,11 +150,16 @@ def law_names(graph: GraphStore, laws: Sequence[Law]) -> dict[str, LawNames]:
 
 
 def named_laws(
-    names: Mapping[str, LawNames], normalised_question: str, places: Sequence[str] = ()
+    names: Mapping[str, LawNames],
+    normalised_question: str,
+    places: Sequence[str] = (),
+    jurisdictions: Mapping[str, str] | None = None,
 ) -> list[str]:
     """The laws the question names by title, short name or alias, in `names`' order. A
     name several laws share ("PDPA": Thailand's and Singapore's) means those of them whose
-    jurisdiction the question names ("the Thai PDPA"), when it names one of theirs."""
+    jurisdiction (`jurisdictions`, law -> "TH") the question names ("the Thai PDPA"), when
+    it names one of theirs."""
+    jurisdictions = jurisdictions or {}
     text = normalised_question.lower()
     sharing: dict[str, list[str]] = defaultdict(list)
     for law, known in names.items():
@@ -144,7 +168,7 @@ def named_laws(
                 sharing[name].append(law)
     named: set[str] = set()
     for found in sharing.values():
-        placed = [law for law in found if names[law].jurisdiction in places]
+        placed = [law for law in found if jurisdictions.get(law, "") in places]
         named.update(placed or found)
     return [law for law in names if law in named]
 

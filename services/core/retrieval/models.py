@@ -70,6 +70,7 @@ class Law:
     # Its kept texts, oldest first: (version, the day it applies from, "" when unknown);
     # `version` is the latest (services/core/publish.py)
     expressions: tuple[tuple[str, str], ...] = ()
+    jurisdiction: str = ""  # "TH", "EU", "SG", "JP" (ingest/readers); "" when unknown
 
     @property
     def law_version(self) -> str:

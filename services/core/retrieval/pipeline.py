@@ -16,6 +16,7 @@ services/core/settings.py lists them).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import date
@@ -55,6 +56,9 @@ from services.core.retrieval.stages import (
 )
 from services.core.retrieval.walk import Walk
 from services.core.settings import Settings
+
+# A jurisdiction code as the readers write it on a law (ingest/readers): "TH", "EU", "SG"
+JURISDICTION_CODE = re.compile(r"[A-Za-z]{2,3}")
 
 
 class Pipeline:
@@ -123,11 +127,16 @@ def search(
     explain: bool = False,
     keywords: KeywordSource | None = None,
     as_of: str | date | None = None,
+    jurisdictions: Sequence[str] | None = None,
 ) -> SearchResult:
     """Answer a question with the sections to read, each with the path that reached it,
-    from the laws in force on `as_of` (default today).
+    from the laws in force on `as_of` (default today), within `laws` and `jurisdictions`
+    ("TH", "EU") when given.
     `keywords`: the optional LLM keyword step (`services.core.llm.LLMKeywords`)."""
-    query = validate_query(question, settings, laws, top_k, max_hops, mode, explain, as_of)
+    query = validate_query(
+        question, settings, laws, top_k, max_hops, mode, explain, as_of,
+        jurisdictions=jurisdictions,
+    )  # fmt: skip
     ctx = SearchContext(query, graph, vectors, embedder, settings, keywords)
     pipeline_for(query.mode).run(ctx)
     analysis = ctx.analysed
@@ -164,6 +173,8 @@ def validate_query(
     mode: str = "graph",
     explain: bool = False,
     as_of: str | date | None = None,
+    *,
+    jurisdictions: Sequence[str] | None = None,
 ) -> Query:
     question = validate_question(question, settings)
     if not 1 <= top_k <= MAX_TOP_K:
@@ -176,11 +187,29 @@ def validate_query(
         question=question,
         mode=mode,
         laws=tuple(laws) if laws else None,
+        jurisdictions=validate_jurisdictions(jurisdictions),
         top_k=top_k,
         max_hops=max_hops,
         explain=explain,
         as_of=as_of_day(as_of),
     )
+
+
+def validate_jurisdictions(codes: Sequence[str] | None) -> tuple[str, ...] | None:
+    """Jurisdiction codes as the readers write them ("TH", "EU", "SG", "JP"): two or three
+    letters, upper-cased here; None when none is given."""
+    if not codes:
+        return None
+    if isinstance(codes, str):
+        raise InvalidQuery("jurisdictions", 'must be a list of codes, e.g. ["TH"]')
+    cleaned = []
+    for code in codes:
+        if not isinstance(code, str) or not JURISDICTION_CODE.fullmatch(code.strip()):
+            raise InvalidQuery(
+                "jurisdictions", f"{code!r} is not a jurisdiction code (e.g. TH, EU, SG, JP)"
+            )
+        cleaned.append(code.strip().upper())
+    return tuple(dict.fromkeys(cleaned))
 
 
 def validate_question(question: str, settings: Settings) -> str:

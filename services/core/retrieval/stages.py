@@ -16,17 +16,19 @@ from services.core.retrieval.vectors import VectorList
 
 class ReadLaws(Stage):
     """The catalogue of published laws, the caller's scope, the laws searched: those in
-    force on the query's date. `published` is what every graph query and vector list is
+    force on the query's date, with their jurisdictions (routing weighs them against the
+    places the question names). `published` is what every graph query and vector list is
     restricted to, inside the query."""
 
     name = "read_laws"
 
     def run(self, ctx: SearchContext) -> None:
         ctx.catalogue = laws.read_catalogue(ctx.graph)
-        ctx.scope = laws.caller_scope(ctx.catalogue, ctx.query.laws)
+        ctx.scope = laws.caller_scope(ctx.catalogue, ctx.query.laws, ctx.query.jurisdictions)
         ctx.in_force = laws.in_force(ctx.catalogue, ctx.query.as_of)
         ctx.published = sorted(law.law_version for law in ctx.in_force.values())
         ctx.visible = laws.visible_laws(ctx.in_force, ctx.scope)
+        ctx.jurisdictions = {law.id: law.jurisdiction for law in ctx.visible}
 
 
 class Analyse(Stage):
@@ -63,8 +65,7 @@ class Embed(Stage):
 class NamedLaws(Stage):
     """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
     of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
-    only one loaded) singles none out. Also each law's jurisdiction, which routing weighs
-    against the places the question names."""
+    only one loaded) singles none out."""
 
     name = "named_laws"
     metric = "vector_search"
@@ -72,8 +73,9 @@ class NamedLaws(Stage):
     def run(self, ctx: SearchContext) -> None:
         if len(ctx.visible) > 1:
             names = laws.law_names(ctx.graph, ctx.visible)
-            ctx.jurisdictions = {law: known.jurisdiction for law, known in names.items()}
-            ctx.named = laws.named_laws(names, ctx.analysed.normalised, ctx.analysed.places)
+            ctx.named = laws.named_laws(
+                names, ctx.analysed.normalised, ctx.analysed.places, ctx.jurisdictions
+            )
         if len(ctx.named) < len(ctx.visible):
             ctx.singled_out = ctx.named
 
