@@ -15,7 +15,9 @@ shipped settings, part by part.
 
 `--scoped` searches each question within the laws its labels name, as a perfect router would
 (with many laws loaded, the gap to the unscoped run is what routing costs; docs/quality.md,
-"what perfect routing would give now").
+"what perfect routing would give now"); `--scoped jurisdiction` within every law of their
+jurisdictions, as a caller who passes `jurisdictions` would (docs/quality.md, "a
+jurisdiction as the caller's scope").
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from services.core.evaluation import (  # noqa: E402
     load_gold,
     search_retriever,
 )
+from services.core.retrieval.lookups import list_laws  # noqa: E402
 from services.core.retrieval.models import MODES  # noqa: E402
 from services.core.settings import Settings, with_retrieval_changes  # noqa: E402
 
@@ -79,22 +82,35 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _retriever(
-    gold: GoldSet, mode: str, deps: dict[str, Any], top_k: int, scoped: bool
+    gold: GoldSet, mode: str, deps: dict[str, Any], top_k: int, scoped: str | None
 ) -> Retriever:
-    """The pipeline as a retriever; `scoped`: each question searched within the laws its
-    `must` labels name (a question's text stands for it: `evaluate` passes only the text)."""
+    """The pipeline as a retriever; `scoped` "laws": each question searched within the laws
+    its `must` labels name, "jurisdiction": within their jurisdictions (a question's text
+    stands for it: `evaluate` passes only the text)."""
     if not scoped:
         return search_retriever(mode, **deps, top_k=top_k)
-    laws_of: dict[str, set[str]] = defaultdict(set)
+    jurisdiction = (
+        {row["law"]: row.get("jurisdiction", "") for row in list_laws(deps["graph"])}
+        if scoped == "jurisdiction"
+        else {}
+    )
+    scope_of: dict[str, set[str]] = defaultdict(set)
     for question in gold.questions:
-        laws_of[question.question].update(law for law, _ in question.must)
-    by_laws: dict[tuple[str, ...], Retriever] = {}
+        for law, _ in question.must:
+            if scoped == "laws":
+                scope_of[question.question].add(law)
+            elif jurisdiction.get(law):
+                scope_of[question.question].add(jurisdiction[law])
+            else:
+                raise SystemExit(f"--scoped jurisdiction: {question.id}'s law {law} is not loaded")
+    by_scope: dict[tuple[str, ...], Retriever] = {}
 
     def retrieve(question: str) -> Sequence[SectionRef]:
-        laws = tuple(sorted(laws_of[question]))
-        if laws not in by_laws:
-            by_laws[laws] = search_retriever(mode, **deps, top_k=top_k, laws=list(laws))
-        return by_laws[laws](question)
+        scope = tuple(sorted(scope_of[question]))
+        if scope not in by_scope:
+            key = "laws" if scoped == "laws" else "jurisdictions"
+            by_scope[scope] = search_retriever(mode, **deps, top_k=top_k, **{key: list(scope)})
+        return by_scope[scope](question)
 
     return retrieve
 
@@ -159,8 +175,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument(
         "--scoped",
-        action="store_true",
-        help="search each question within the laws its labels name (perfect routing)",
+        nargs="?",
+        const="laws",
+        choices=("laws", "jurisdiction"),
+        help="search each question within the laws its labels name (perfect routing), or "
+        "with 'jurisdiction' within every law of their jurisdictions",
     )
     return p
 

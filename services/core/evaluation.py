@@ -489,6 +489,7 @@ def search_retriever(
     top_k: int = 10,
     laws: Sequence[str] | None = None,
     keywords: KeywordSource | None = None,
+    jurisdictions: Sequence[str] | None = None,
 ) -> Retriever:
     """The real pipeline as a retriever: `services.core.retrieval.search` in `mode`, its
     context sections as (law, number) in the order returned."""
@@ -510,6 +511,7 @@ def search_retriever(
             top_k=top_k,
             mode=mode,
             keywords=keywords,
+            jurisdictions=jurisdictions,
         )
         return [section_ref(item) for item in result.sections]
 

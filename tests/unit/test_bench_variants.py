@@ -53,13 +53,44 @@ def test_scoped_searches_each_question_within_the_laws_its_labels_name(monkeypat
             GoldQuestion("3", "q three", (("eu-gdpr", "17"),)),
         ),
     )
-    scoped = bench_variants._retriever(gold, "graph", {}, 10, scoped=True)
+    scoped = bench_variants._retriever(gold, "graph", {}, 10, scoped="laws")
     assert scoped("q two") == [("th-pdpa-2562", "q two")]
     assert scoped("q one") == [("eu-gdpr", "q one")]
     scoped("q three")  # the GDPR's retriever again, not a new one
     assert made == [("graph", ["th-pdpa-2562"]), ("graph", ["eu-gdpr"])]
 
     made.clear()
-    unscoped = bench_variants._retriever(gold, "hybrid", {}, 10, scoped=False)
+    unscoped = bench_variants._retriever(gold, "hybrid", {}, 10, scoped=None)
     assert unscoped("q two") == [("any", "q two")]
     assert made == [("hybrid", None)]
+
+
+def test_scoped_by_jurisdiction_searches_every_law_of_the_labels_jurisdictions(monkeypatch):
+    made: list[object] = []
+
+    def fake_search_retriever(mode, *, top_k, jurisdictions=None, **deps):
+        made.append(jurisdictions)
+        return lambda question: [(",".join(jurisdictions), question)]
+
+    loaded = [
+        {"law": "th-pdpa-2562", "jurisdiction": "TH"},
+        {"law": "eu-gdpr", "jurisdiction": "EU"},
+    ]
+    monkeypatch.setattr(bench_variants, "search_retriever", fake_search_retriever)
+    monkeypatch.setattr(bench_variants, "list_laws", lambda graph: loaded)
+    gold = GoldSet(
+        "jsonl",
+        "g.jsonl",
+        (
+            GoldQuestion("1", "q one", (("eu-gdpr", "9"), ("th-pdpa-2562", "26"))),
+            GoldQuestion("2", "q two", (("th-pdpa-2562", "26"),)),
+            GoldQuestion("3", "q three", (("sg-pdpa-2012", "13"),)),
+        ),
+    )
+    with pytest.raises(SystemExit, match="3's law sg-pdpa-2012 is not loaded"):
+        bench_variants._retriever(gold, "graph", {"graph": None}, 10, scoped="jurisdiction")
+    gold = GoldSet("jsonl", "g.jsonl", gold.questions[:2])
+    scoped = bench_variants._retriever(gold, "graph", {"graph": None}, 10, scoped="jurisdiction")
+    assert scoped("q one") == [("EU,TH", "q one")]
+    assert scoped("q two") == [("TH", "q two")]
+    assert made == [["EU", "TH"], ["TH"]]
