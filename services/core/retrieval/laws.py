@@ -96,14 +96,15 @@ def caller_scope(
     a 404."""
     if not laws and not jurisdictions:
         return None
-    published = [law for law in catalogue.values() if law.version]
+    every_published = [law for law in catalogue.values() if law.version]
+    published = every_published
     if laws:
         unknown = [law for law in laws if law not in catalogue or not catalogue[law].version]
         if unknown:
             raise NotFound(f"unknown law: {', '.join(unknown[:5])}")
         published = [catalogue[law] for law in dict.fromkeys(laws)]
     if jurisdictions:
-        held = {law.jurisdiction for law in catalogue.values() if law.version}
+        held = {law.jurisdiction for law in every_published}
         missing = [code for code in jurisdictions if code not in held]
         if missing:
             raise NotFound(f"no published law of jurisdiction: {', '.join(missing[:5])}")
