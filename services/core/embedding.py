@@ -16,6 +16,10 @@ BM25 score; qdrant-edge and qdrant-client local mode both implement the modifier
 
 `BgeM3Embedder` runs BGE-M3 through FlagEmbedding from a local directory (never a hub
 download); its lexical weights are final weights, so its collections use no modifier.
+
+The offline embedder also carries an English retrieval model (`english`, bge-small-en-v1.5,
+`services/core/english_model.py`) for the paragraphs of English-language laws; BGE-M3, a
+retrieval model in every language, has none.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from typing import Any, Protocol
 
 from ingest.ids import thai_to_arabic_digits
 from services.core.errors import EmbedderUnavailable
-from services.core.ports import Embedding, SparseVector
+from services.core.ports import Embedding, PassageModel, SparseVector
 
 logger = logging.getLogger(__name__)
 
@@ -195,10 +199,12 @@ class OfflineEmbedder:
         threads: int = 1,
         max_dense_chars: int = OFFLINE_MAX_DENSE_CHARS,
         model_factory: Callable[[], DenseModel] | None = None,
+        english: PassageModel | None = None,
     ) -> None:
         if dense_model not in _DENSE_MODELS:
             raise ValueError(f"unknown offline dense model {dense_model!r}: use or e5")
         self.name = f"offline-{dense_model}"
+        self.english = english
         self._dense_model = dense_model
         self._threads = threads
         self._max_dense_chars = max_dense_chars
@@ -307,6 +313,7 @@ class BgeM3Embedder:
 
     name = "bge-m3"
     sparse_idf = False  # lexical weights are already learned term importances
+    english: PassageModel | None = None  # BGE-M3's own dense vectors are strong in English
 
     def __init__(
         self,

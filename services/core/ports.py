@@ -17,10 +17,25 @@ class SparseVector:
     values: tuple[float, ...]
 
 
+# The sparse half of a dense-only embedding (the English model's points and questions).
+NO_TERMS = SparseVector((), ())
+
+
 @dataclass(frozen=True)
 class Embedding:
     dense: tuple[float, ...]
     sparse: SparseVector
+
+
+class PassageModel(Protocol):
+    """A dense model for the passages of one language's laws, beside the embedder's own
+    (the offline embedder's English model, `services/core/english_model.py`)."""
+
+    size: int
+
+    def documents(self, texts: Sequence[str]) -> list[tuple[float, ...]]: ...
+
+    def query(self, text: str) -> tuple[float, ...]: ...
 
 
 class Embedder(Protocol):
@@ -30,6 +45,9 @@ class Embedder(Protocol):
     # True when the sparse weights are term frequencies that need the store's IDF modifier
     # (Qdrant `Modifier.IDF`) to become BM25; False when they are final (BGE-M3 lexical weights).
     sparse_idf: bool
+    # The English-language laws' paragraphs are searched with this too (collection
+    # "english"); None: no such list.
+    english: PassageModel | None
 
     @property
     def dense_size(self) -> int: ...
@@ -67,9 +85,12 @@ class VectorHit:
 
 
 class VectorIndex(Protocol):
-    """Two collections ("chunks", "profiles"), each with a named dense and sparse vector."""
+    """Collections of statute vectors ("chunks", "profiles", and "english" when the embedder
+    has an English model), each with a named dense and sparse vector."""
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None: ...
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None: ...
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None: ...
 

@@ -152,6 +152,29 @@ def chunk_documents(law: Law, version: str) -> list[IndexDocument]:
     ]
 
 
+def paragraph_documents(law: Law, version: str) -> list[IndexDocument]:
+    """One document per paragraph (line) of each section, under the section's heading, for
+    the English model (`Embedder.english`): the model reads 512 tokens, and a question in a
+    client's words matches one paragraph of a long article better than the whole. Each
+    stands for its section (payload `section`; `retrieval.vectors.hit_keys`)."""
+    divisions = {d.key: d for d in law.divisions}
+    documents = []
+    for section in law.sections:
+        heading, _, body = chunk_text(law, section, divisions).partition("\n")
+        paragraphs = [line for line in body.splitlines() if line.strip()] or [body]
+        for n, paragraph in enumerate(paragraphs, 1):
+            key = f"{section.key}#p{n}"
+            payload = _payload(law.id, version, "paragraph", key, section.label)
+            documents.append(
+                IndexDocument(
+                    key=key,
+                    text=f"{heading}\n{paragraph}",
+                    payload=payload | {"section": section.key},
+                )
+            )
+    return documents
+
+
 def chunk_text(law: Law, section: Section, divisions: Mapping[str, Division] | None = None) -> str:
     """The chunk text: law, chapter and part context, then the section label and text."""
     divisions = divisions if divisions is not None else {d.key: d for d in law.divisions}

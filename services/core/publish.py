@@ -50,14 +50,14 @@ from ingest.models import Law
 from ingest.serial import FORMAT, law_to_text
 from services.core import telemetry
 from services.core.errors import GraphUnavailable, InvalidQuery
+from services.core.indexing import STATUTE_COLLECTIONS
 from services.core.ports import GraphStore, VectorIndex
 
 log = logging.getLogger(__name__)
 
 # Bump when the graph builder or the embedding layout changes what a law becomes, so an
 # unchanged source is re-ingested once with the new pipeline.
-PIPELINE_VERSION = "5"
-COLLECTIONS = ("chunks", "profiles")
+PIPELINE_VERSION = "6"  # 6: English-language laws' paragraphs in the English model's vectors
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).
 VERSIONED_LABELS = frozenset(
@@ -252,7 +252,7 @@ def remove_stale(
 ) -> None:
     """Delete every node, edge and point of `law_id` that is of none of `versions`."""
     graph.run_write("law_remove_stale", law=law_id, versions=list(versions))
-    for collection in COLLECTIONS:
+    for collection in STATUTE_COLLECTIONS:
         vectors.delete_law(collection, law_id, keep_versions=versions)
 
 

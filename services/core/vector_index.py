@@ -1,8 +1,10 @@
 """Vector index adapters: an embedded qdrant-edge shard per collection, or a Qdrant server.
 
 Both implement `ports.VectorIndex` with the same layout: collections "<prefix>_chunks",
-"<prefix>_profiles" (statutes) and "<prefix>_passages" (a firm's documents; for
-qdrant-edge, one shard directory each), a named dense vector "dense" (cosine) and a named
+"<prefix>_profiles" (statutes), "<prefix>_passages" (a firm's documents) and, when the
+embedder has an English model, "<prefix>_english" (the English-language laws' paragraphs in
+that model's vectors, `Embedder.english`; for qdrant-edge, one shard directory each), a
+named dense vector "dense" (cosine) and a named
 sparse vector "sparse" (with Qdrant's IDF modifier when the embedder asks for it), keyword
 payload indexes on law, version, law_version, kind and key (and tenant, scopes, document
 for passages), and point ids uuid5(NAMESPACE_URL, "lexgraph:" + key@version)
@@ -58,7 +60,8 @@ __all__ = [
     "ReopeningVectorIndex",
 ]
 
-COLLECTIONS = ("chunks", "profiles", "passages")
+COLLECTIONS = ("chunks", "profiles", "passages", "english")
+ENGLISH = "english"  # only created with an English model's vector size
 DENSE = "dense"
 SPARSE = "sparse"
 RRF_K = 60
@@ -79,6 +82,14 @@ def _batches(items: Sequence[T], size: int) -> Iterator[Sequence[T]]:
 def _check_collection(collection: str) -> None:
     if collection not in COLLECTIONS:
         raise ValueError(f"unknown collection {collection!r}; expected one of {COLLECTIONS}")
+
+
+def collection_sizes(dense_size: int, english_size: int | None) -> dict[str, int]:
+    """The dense vector size of each collection to create."""
+    sizes = {c: dense_size for c in COLLECTIONS if c != ENGLISH}
+    if english_size:
+        sizes[ENGLISH] = english_size
+    return sizes
 
 
 def _check_mode(mode: str) -> None:
@@ -149,7 +160,9 @@ class EdgeVectorIndex:
 
     # ---- port
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None:
         from qdrant_edge import (
             Distance,
             EdgeConfig,
@@ -161,18 +174,20 @@ class EdgeVectorIndex:
             UpdateOperation,
         )
 
-        config = EdgeConfig(
-            vectors={DENSE: EdgeVectorParams(size=dense_size, distance=Distance.Cosine)},
-            sparse_vectors={
-                SPARSE: EdgeSparseVectorParams(modifier=Modifier.Idf if sparse_idf else None)
-            },
-        )
         with self._write_lock:
-            for collection in COLLECTIONS:
+            for collection, size in collection_sizes(dense_size, english_size).items():
                 path = self._path(collection)
                 if collection in self._shards:
-                    self._check_config(collection, dense_size, sparse_idf)
+                    self._check_config(collection, size, sparse_idf)
                     continue
+                config = EdgeConfig(
+                    vectors={DENSE: EdgeVectorParams(size=size, distance=Distance.Cosine)},
+                    sparse_vectors={
+                        SPARSE: EdgeSparseVectorParams(
+                            modifier=Modifier.Idf if sparse_idf else None
+                        )
+                    },
+                )
                 if self._has_shard(collection):
                     shard = self._call(f"open {path}", EdgeShard.load, str(path), config)
                 else:
@@ -183,7 +198,7 @@ class EdgeVectorIndex:
                             UpdateOperation.create_field_index(name, PayloadSchemaType.Keyword)
                         )
                 self._shards[collection] = shard
-                self._write_meta(collection, dense_size, sparse_idf)
+                self._write_meta(collection, size, sparse_idf)
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         from qdrant_edge import Point, UpdateOperation
@@ -476,21 +491,23 @@ class QdrantVectorIndex:
 
     # ---- port
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None:
         from qdrant_client import models
 
         modifier = models.Modifier.IDF if sparse_idf else None
-        for collection in COLLECTIONS:
+        for collection, size in collection_sizes(dense_size, english_size).items():
             name = self.name(collection)
             if self._call("collection_exists", self._client.collection_exists, name):
-                self._check_config(name, dense_size, modifier)
+                self._check_config(name, size, modifier)
                 continue
             self._call(
                 "create_collection",
                 self._client.create_collection,
                 name,
                 vectors_config={
-                    DENSE: models.VectorParams(size=dense_size, distance=models.Distance.COSINE)
+                    DENSE: models.VectorParams(size=size, distance=models.Distance.COSINE)
                 },
                 sparse_vectors_config={SPARSE: models.SparseVectorParams(modifier=modifier)},
             )
@@ -581,6 +598,10 @@ class QdrantVectorIndex:
         _check_mode(mode)
         if limit <= 0 or _selects_nothing(laws, kinds, law_versions, *_values(where)):
             return []
+        if collection == ENGLISH and not self._call(
+            "collection_exists", self._client.collection_exists, name
+        ):
+            return []  # laws indexed before an English model was set (qdrant-edge: no shard)
         flt = _client_filter(laws, kinds, law_versions, exclude_law_versions, where)
         dense = list(query.dense)
         sparse = models.SparseVector(
@@ -797,9 +818,11 @@ class ReopeningVectorIndex:
 
     # ---- port
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None:
         with self._use() as index:
-            index.ensure_collections(dense_size, sparse_idf=sparse_idf)
+            index.ensure_collections(dense_size, sparse_idf=sparse_idf, english_size=english_size)
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         with self._use() as index:

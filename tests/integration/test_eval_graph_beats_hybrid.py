@@ -1,6 +1,7 @@
 """The evaluation harness on the real pipeline, where a firm lives: several laws (the PDPA,
 the GDPR and five NitiBench laws, among them the Securities and Exchange Act) ingested into
-the real graph server and the embedded qdrant-edge index with the offline embedder, searched
+the real graph server and the embedded qdrant-edge index with the offline embedder (its
+English model too, from the jar `lexgraph stack build` fetches), searched
 unscoped, with the service's own fusion settings. Fails when `graph` mode stops beating
 `hybrid` (all-must@10) on the CI gold file or on the GDPR development set, and when a graph
 answer to a question of either holds no section of the law it is about (the answer drifted
@@ -16,6 +17,7 @@ import pytest
 
 from services.core import retrieval
 from services.core.embedding import OfflineEmbedder
+from services.core.english_model import EnglishModel
 from services.core.evaluation import format_table, load_gold, run_modes, search_retriever
 from services.core.graph_store import BoltGraphStore
 from services.core.ingestion import ingest_paths
@@ -53,7 +55,9 @@ def pdpa_stack(
     vectors = EdgeVectorIndex(
         tmp_path_factory.mktemp("vectors"), dense_weight=graph_settings.hybrid_dense_weight
     )
-    embedder = OfflineEmbedder()
+    jar = graph_settings.offline_english_model
+    assert jar is not None and jar.is_file(), f"no English model at {jar}: lexgraph stack build"
+    embedder = OfflineEmbedder(english=EnglishModel(jar))
     try:
         report = ingest_paths([PDPA, *OTHER_LAWS], graph=graph, vectors=vectors, embedder=embedder)
         assert report.ok, report.errors

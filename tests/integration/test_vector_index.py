@@ -277,6 +277,26 @@ def test_search_before_any_collection_exists_finds_nothing(index):
     assert index.count("profiles") == 0
 
 
+def test_the_english_collection_is_made_only_with_its_own_size(index):
+    index.ensure_collections(3, sparse_idf=True)
+    question = Embedding((0.0, 1.0), SparseVector((), ()))
+    assert index.hybrid_search("english", question, limit=5, mode="dense") == []  # not made
+    index.ensure_collections(3, sparse_idf=True, english_size=2)
+    payload = {"law": "a", "version": "v1", "law_version": "a@v1", "kind": "paragraph"}
+    index.upsert(
+        "english",
+        [
+            VectorPoint("a:s:1#p1", question, payload | {"section": "a:s:1"}),
+            VectorPoint("a:s:2#p1", _query([1, 0], {}), payload | {"section": "a:s:2"}),
+        ],
+    )
+    hits = index.hybrid_search("english", question, limit=5, mode="dense")
+    assert [h.payload["section"] for h in hits] == ["a:s:1", "a:s:2"]
+    assert index.count("chunks") == 0  # the other collections keep their own points
+    with pytest.raises(VectorsUnavailable, match="re-index"):
+        index.ensure_collections(3, sparse_idf=True, english_size=4)
+
+
 def test_another_embedder_size_is_refused(toy):
     with pytest.raises(VectorsUnavailable, match="re-index"):
         toy.ensure_collections(5, sparse_idf=True)

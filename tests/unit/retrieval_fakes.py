@@ -8,6 +8,7 @@ the Cypher itself runs on the real graph server in tests/integration and tests/e
 
 from __future__ import annotations
 
+import re
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 
 from services.core.analysis import tokenize
 from services.core.errors import GraphUnavailable
-from services.core.ports import Embedding, SparseVector, VectorHit, VectorPoint
+from services.core.ports import Embedding, PassageModel, SparseVector, VectorHit, VectorPoint
 from services.core.retrieval.models import Seed
 from services.core.retrieval.walk import rebuild_paths
 
@@ -366,6 +367,7 @@ class FakeGraphStore:
 class FakeEmbedder:
     name = "fake"
     sparse_idf = False
+    english: PassageModel | None = None
 
     def __init__(self) -> None:
         self.calls = 0
@@ -387,6 +389,30 @@ class FakeEmbedder:
         return _embed(text)
 
 
+class FakeEnglishModel:
+    """A bag of words hashed into 64 dimensions, normalised: cosine is word overlap."""
+
+    size = 64
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def documents(self, texts: Sequence[str]) -> list[tuple[float, ...]]:
+        return [_bag(t) for t in texts]
+
+    def query(self, text: str) -> tuple[float, ...]:
+        self.queries.append(text)
+        return _bag(text)
+
+
+def _bag(text: str) -> tuple[float, ...]:
+    vector = [0.0] * FakeEnglishModel.size
+    for word in re.findall(r"[a-z]{3,}", text.lower()):
+        vector[zlib.crc32(word.encode()) % FakeEnglishModel.size] += 1.0
+    norm = sum(x * x for x in vector) ** 0.5 or 1.0
+    return tuple(x / norm for x in vector)
+
+
 def _embed(text: str) -> Embedding:
     ids = sorted({zlib.crc32(t.encode()) % 100_000 for t in tokenize(text) if len(t) > 1})
     return Embedding((1.0,), SparseVector(tuple(ids), tuple(1.0 for _ in ids)))
@@ -400,12 +426,22 @@ def _matches(value: Any, allowed: Sequence[str]) -> bool:
 
 class FakeVectorIndex:
     def __init__(self) -> None:
-        self.points: dict[str, list[VectorPoint]] = {"chunks": [], "profiles": [], "passages": []}
+        self.points: dict[str, list[VectorPoint]] = {
+            "chunks": [],
+            "profiles": [],
+            "passages": [],
+            "english": [],
+        }
         self.calls: list[tuple[str, str]] = []
         self.down = False
 
     def add(self, collection: str, key: str, text: str, **payload: Any) -> None:
         self.points[collection].append(VectorPoint(key, _embed(text), {"key": key, **payload}))
+
+    def add_english(self, key: str, text: str, **payload: Any) -> None:
+        """A paragraph point of the English model's collection (dense only)."""
+        embedding = Embedding(_bag(text), SparseVector((), ()))
+        self.points["english"].append(VectorPoint(key, embedding, {"key": key, **payload}))
 
     def hybrid_search(
         self,
@@ -435,7 +471,10 @@ class FakeVectorIndex:
                 continue
             if not all(_matches(payload.get(f), allowed) for f, allowed in (where or {}).items()):
                 continue
-            score = len(wanted & set(point.embedding.sparse.indices))
+            if collection == "english":  # the English model's vectors: cosine
+                score = sum(a * b for a, b in zip(query.dense, point.embedding.dense, strict=True))
+            else:
+                score = len(wanted & set(point.embedding.sparse.indices))
             if score:
                 hits.append(VectorHit(point.key, float(score), payload))
         hits.sort(key=lambda h: (-h.score, h.key))

@@ -13,6 +13,7 @@ from services.core.profiles import (
     chunk_text,
     edge_key,
     node_kind,
+    paragraph_documents,
     profile_documents,
 )
 
@@ -125,6 +126,23 @@ def test_every_section_is_one_chunk_however_long():
     docs = chunk_documents(law, "abc123def456")
     assert [d.key for d in docs] == [s.key for s in law.sections]
     assert docs[-1].text.endswith(long_text)  # the embedder, not the chunker, truncates
+
+
+def test_paragraphs_are_one_document_each_under_their_section_s_heading():
+    law, _ = mini_pdpa()
+    docs = [d for d in paragraph_documents(law, "abc123def456") if d.payload["section"] == S26]
+    heading = chunk_text(law, law.sections[1]).split("\n")[0]
+    assert [d.key for d in docs] == [f"{S26}#p1", f"{S26}#p2"]  # TEXT_26 has two lines
+    assert [d.text for d in docs] == [f"{heading}\n{line}" for line in TEXT_26.split("\n")]
+    assert docs[1].payload == {
+        "law": LAW,
+        "version": "abc123def456",
+        "law_version": f"{LAW}@abc123def456",
+        "kind": "paragraph",
+        "key": f"{S26}#p2",
+        "label": "มาตรา ๒๖",
+        "section": S26,
+    }
 
 
 def test_chunk_payload_carries_law_version_kind_key_and_label():

@@ -23,11 +23,13 @@ from services.core.remote_vectors import (
 
 class FakeIndex:
     def __init__(self) -> None:
-        self.points: dict[str, list[VectorPoint]] = {"chunks": [], "profiles": []}
+        self.points: dict[str, list[VectorPoint]] = {"chunks": [], "profiles": [], "english": []}
         self.calls: list[tuple[Any, ...]] = []
 
-    def ensure_collections(self, dense_size: int, *, sparse_idf: bool = False) -> None:
-        self.calls.append(("ensure", dense_size, sparse_idf))
+    def ensure_collections(
+        self, dense_size: int, *, sparse_idf: bool = False, english_size: int | None = None
+    ) -> None:
+        self.calls.append(("ensure", dense_size, sparse_idf, english_size))
 
     def upsert(self, collection: str, points: Sequence[VectorPoint]) -> None:
         self.points[collection].extend(points)
@@ -82,7 +84,8 @@ def test_embedding_survives_the_wire_format() -> None:
 
 def test_worker_writes_reach_the_owners_index() -> None:
     remote, fake = _remote()
-    remote.ensure_collections(3, sparse_idf=True)
+    remote.ensure_collections(3, sparse_idf=True, english_size=2)
+    assert ("ensure", 3, True, 2) in fake.calls
     point = VectorPoint("x:s:1", _embedding(), {"law": "x", "version": "v1", "kind": "section"})
     remote.upsert("chunks", [point])
     assert fake.points["chunks"] == [point]

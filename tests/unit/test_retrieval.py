@@ -6,11 +6,13 @@ import pytest
 
 from services.core.analysis import analyse_question as analysis_of
 from services.core.errors import InvalidQuery, NotFound
+from services.core.ports import VectorHit
 from services.core.retrieval import laws, search, section_refs
+from services.core.retrieval import vectors as vector_lists
 from services.core.retrieval.models import Law
 from services.core.retrieval.rankers import part_definitions
 from services.core.settings import Settings
-from tests.unit.retrieval_fakes import V, mini_pdpa
+from tests.unit.retrieval_fakes import FakeEnglishModel, V, mini_pdpa
 
 LAW = "th-pdpa-2562"
 QUESTION_TH = "บริษัทเก็บข้อมูลสุขภาพของพนักงานได้ไหม ถ้าทำผิดมีโทษอะไร"
@@ -512,3 +514,66 @@ def test_routing_reads_a_bridged_question_s_own_words_in_the_laws_of_its_languag
 
     without = gdpr_mass(Settings(retrieval={"disabled": ["own_words"]}))
     assert gdpr_mass(Settings()) > without
+
+
+def _with_english_law(stores):
+    """The GDPR beside the Thai PDPA, its articles' paragraphs in the English model's
+    collection, and an embedder that has an English model."""
+    graph, vectors, embedder = stores
+    graph.nodes[LAW].props["language"] = "th"
+    gdpr, version = "eu-gdpr", "eeee00000000"
+    graph.add_law(gdpr, version, title="General Data Protection Regulation", language="en")
+    articles = {
+        "7": ["Conditions for consent", "The data subject shall have the right to withdraw "
+              "his or her consent at any time."],
+        "17": ["Right to erasure", "The data subject shall have the right to obtain the "
+               "erasure of personal data without undue delay."],
+    }  # fmt: skip
+    for number, paragraphs in articles.items():
+        key = f"{gdpr}:s:{number}"
+        text = " ".join(paragraphs)
+        graph.add("Section", key, version, number=number, label=f"Article {number}", text=text)
+        vectors.add("chunks", key, text, law=gdpr, version=version,
+                    law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+        for n, paragraph in enumerate(paragraphs, 1):
+            vectors.add_english(f"{key}#p{n}", paragraph, law=gdpr, version=version,
+                                law_version=f"{gdpr}@{version}", kind="paragraph",
+                                section=key)  # fmt: skip
+    embedder.english = FakeEnglishModel()
+    return gdpr
+
+
+def test_an_english_question_searches_the_english_laws_paragraphs_by_the_english_model(stores):
+    graph, vectors, embedder = stores
+    gdpr = _with_english_law(stores)
+    question = "Can I withdraw my consent at any time?"
+    result = run(stores, question)
+    assert ("english", "dense") in vectors.calls
+    assert embedder.english.queries == [question]  # its own words, no glossary terms
+    found = {s.key: s for s in result.sections}
+    assert "english" in found[f"{gdpr}:s:7"].sources  # by its best paragraph
+
+    for settings, kwargs in [
+        (Settings(retrieval={"disabled": ["english_list"]}), {}),
+        (None, {"mode": "hybrid"}),  # the flat modes: one list per collection
+        (None, {"laws": [LAW]}),  # no English-language law searched: not even embedded
+    ]:
+        vectors.calls.clear()
+        embedder.english.queries.clear()
+        run(stores, question, settings=settings, **kwargs)
+        assert ("english", "dense") not in vectors.calls
+        assert embedder.english.queries == []
+
+    vectors.calls.clear()
+    run(stores, QUESTION_TH)  # a Thai question
+    assert ("english", "dense") not in vectors.calls
+
+
+def test_a_section_s_paragraphs_count_once_at_the_best_one():
+    def paragraph(key, score):
+        return VectorHit(key, score, {"kind": "paragraph", "section": key.split("#")[0]})
+
+    found = [paragraph("a:s:1#p2", 0.9), paragraph("a:s:2#p1", 0.8), paragraph("a:s:1#p1", 0.7)]
+    assert [h.key for h in vector_lists.best_paragraphs(found)] == ["a:s:1#p2", "a:s:2#p1"]
+    assert vector_lists.hit_keys(found[0]) == ["a:s:1"]
+    assert vector_lists.hit_kinds({"english": found}) == {"a:s:1": "section", "a:s:2": "section"}

@@ -23,8 +23,8 @@ from services.core.remote_vectors import (
     decode_embedding,
     decode_point,
 )
+from services.core.vector_index import COLLECTIONS as _COLLECTIONS
 
-_COLLECTIONS = ("chunks", "profiles", "passages")
 # payload field -> allowed values (documents' tenant, scopes, document, version)
 Where = dict[str, list[str]]
 
@@ -64,6 +64,7 @@ def _collection(collection: str) -> str:
 class EnsureBody(BaseModel):
     dense_size: int = Field(gt=0, le=8192)
     sparse_idf: bool = False
+    english_size: int | None = Field(default=None, gt=0, le=8192)
 
 
 class UpsertBody(BaseModel):
@@ -108,7 +109,12 @@ def ping() -> dict[str, bool]:
 
 @router.post("/ensure")
 async def ensure(body: EnsureBody, vectors: Vectors) -> dict[str, bool]:
-    await run_in_threadpool(vectors.ensure_collections, body.dense_size, sparse_idf=body.sparse_idf)
+    await run_in_threadpool(
+        vectors.ensure_collections,
+        body.dense_size,
+        sparse_idf=body.sparse_idf,
+        english_size=body.english_size,
+    )
     return {"ok": True}
 
 

@@ -52,6 +52,7 @@ class SearchContext:
     analysis: QuestionAnalysis | None = None
     embedding: Embedding | None = None  # the question and the terms analysis added
     asking_embedding: Embedding | None = None
+    english_embedding: Embedding | None = None  # the English model's, English questions
     # route_laws
     named: list[str] = field(default_factory=list)  # laws the question names
     jurisdictions: dict[str, str] = field(default_factory=dict)  # law -> "TH", "EU", ...

@@ -96,7 +96,7 @@ def pipeline_for(mode: str) -> Pipeline:
         return Pipeline(
             mode,
             [
-                ReadLaws(), Analyse(), Embed(asking=True), ReadIntents(), NamedLaws(), VectorSearch(mode),
+                ReadLaws(), Analyse(), Embed(graph=True), ReadIntents(), NamedLaws(), VectorSearch(mode),
                 Fuse(deep=True), RouteLaws(), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
                 MultiSeed(), Companions(), CompanionLift(), CompanionlessSeed(), CitedFirst(),
                 Rank(), Completion(), PartDefinitions(), Select(), Details(), Assemble(),

@@ -6,7 +6,7 @@ read_laws -> analyse -> embed -> route_laws -> vector_search -> fuse -> law_focu
 from __future__ import annotations
 
 from services.core.analysis import analyse_question, without_intent_words
-from services.core.ports import Embedding
+from services.core.ports import NO_TERMS, Embedding
 from services.core.retrieval import laws, vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.models import Candidate
@@ -47,19 +47,30 @@ class Analyse(Stage):
 
 class Embed(Stage):
     """The question's embedding, with the terms analysis added; in graph mode also its
-    asking part's (`asking_list`)."""
+    asking part's (`asking_list`) and, for an English question when an English-language law
+    is searched, the English model's (`english_list`)."""
 
     name = "embed"
     metric = "embedding"
 
-    def __init__(self, *, asking: bool = False) -> None:
-        self.asking = asking
+    def __init__(self, *, graph: bool = False) -> None:
+        self.graph = graph
 
     def run(self, ctx: SearchContext) -> None:
         analysis = ctx.analysed
         ctx.embedding = ctx.embedder.embed_query(vectors.search_text(analysis))
-        if self.asking and ctx.enabled("asking_list") and analysis.asking:
+        if not self.graph:
+            return
+        if ctx.enabled("asking_list") and analysis.asking:
             ctx.asking_embedding = ctx.embedder.embed_query(analysis.asking)
+        english = ctx.embedder.english
+        if (
+            english is not None
+            and ctx.enabled("english_list")
+            and analysis.language == "en"
+            and any(law.language == "en" for law in ctx.visible)
+        ):
+            ctx.english_embedding = Embedding(english.query(analysis.question), NO_TERMS)
 
 
 class NamedLaws(Stage):
@@ -120,6 +131,10 @@ class VectorSearch(Stage):
         if ctx.asking_embedding is not None:
             found.append(
                 VectorList("asking", "chunks", chunks, "sparse", ctx.scope, ctx.asking_embedding)
+            )
+        if ctx.english_embedding is not None:
+            found.append(
+                VectorList("english", "english", chunks, "dense", ctx.scope, ctx.english_embedding)
             )
         return found
 

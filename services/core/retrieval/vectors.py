@@ -9,7 +9,10 @@ has them, and two of graph mode's own:
 - "asking", the chunks that match the words of a long question's asking part
   (`analysis.asking_part`), so that what a fact pattern asks ranks first in one list
   instead of under the words of its facts. Lexical only: the asked-about terms ("แจ้ง…
-  ภายในกี่ชั่วโมง", "fine") are words the statute uses (figures in docs/quality.md).
+  ภายในกี่ชั่วโมง", "fine") are words the statute uses (figures in docs/quality.md);
+- "english", an English question's meaning by the English model over the paragraphs of
+  the English-language laws (collection "english"), each section ranked by its best
+  paragraph.
 """
 
 from __future__ import annotations
@@ -26,6 +29,8 @@ from services.core.settings import FusionTuning
 HIERARCHY_KINDS = frozenset({"law", "chapter", "part"})
 # Room for stale points of a version published a moment ago.
 _STALE_ROOM = 4
+# Paragraph points fetched per section sought: a section's paragraphs often come together.
+_PARAGRAPHS_PER_SECTION = 3
 
 
 @dataclass(frozen=True)
@@ -62,18 +67,32 @@ def run_lists(ctx: SearchContext, lists: list[VectorList]) -> dict[str, list[Vec
     hidden = sorted((pending | out_of_force) - published)
     hits: dict[str, list[VectorHit]] = {}
     for vector_list in lists:
+        per_section = _PARAGRAPHS_PER_SECTION if vector_list.collection == "english" else 1
         found = ctx.vectors.hybrid_search(
             vector_list.collection,
             vector_list.embedding,
-            limit=vector_list.limit + _STALE_ROOM,
+            limit=vector_list.limit * per_section + _STALE_ROOM,
             laws=vector_list.laws,
             mode=vector_list.mode,
             exclude_law_versions=hidden or None,
         )
-        hits[vector_list.name] = [h for h in found if hit_law_version(h) in published][
-            : vector_list.limit
-        ]
+        found = [h for h in found if hit_law_version(h) in published]
+        if per_section > 1:
+            found = best_paragraphs(found)
+        hits[vector_list.name] = found[: vector_list.limit]
     return hits
+
+
+def best_paragraphs(found: list[VectorHit]) -> list[VectorHit]:
+    """Each section once, at its best paragraph's place."""
+    seen: set[str] = set()
+    best = []
+    for hit in found:
+        section = str(hit.payload.get("section") or hit.key)
+        if section not in seen:
+            seen.add(section)
+            best.append(hit)
+    return best
 
 
 def hit_law_version(hit: VectorHit) -> str:
@@ -85,12 +104,14 @@ def hit_law_version(hit: VectorHit) -> str:
 
 def hit_keys(hit: VectorHit) -> list[str]:
     """Graph keys a hit stands for: the node, both ends of an edge profile, or the articles
-    a recital explains (`ingest/explanations.py`). Profiles of the hierarchy (law,
-    chapter, part) are no place to start a citation walk from."""
+    a recital explains (`ingest/explanations.py`), or the section of a paragraph. Profiles of
+    the hierarchy (law, chapter, part) are no place to start a citation walk from."""
     payload = hit.payload
     kind = payload.get("kind")
     if kind in HIERARCHY_KINDS:
         return []
+    if kind == "paragraph":
+        return [str(payload["section"])]
     if kind == "recital":
         return [str(k) for k in payload.get("explains") or ()]
     if kind == "edge":
@@ -105,7 +126,9 @@ def hit_kinds(hits: Mapping[str, list[VectorHit]]) -> dict[str, str]:
     for found in hits.values():
         for hit in found:
             payload = hit.payload
-            if payload.get("kind") == "recital":
+            if payload.get("kind") == "paragraph":
+                kinds.setdefault(str(payload["section"]), "section")
+            elif payload.get("kind") == "recital":
                 for key in payload.get("explains") or ():
                     kinds.setdefault(str(key), "section")
             elif payload.get("kind") == "edge":
@@ -124,8 +147,9 @@ def hit_kinds(hits: Mapping[str, list[VectorHit]]) -> dict[str, str]:
 def fuse(hits: Mapping[str, list[VectorHit]], tuning: FusionTuning) -> dict[str, float]:
     """Reciprocal-rank fusion of the lists into one score per graph key, the best 1."""
     scores: dict[str, float] = defaultdict(float)
+    weights = {"profiles": tuning.profile_weight, "english": tuning.english_weight}
     for name, found in hits.items():
-        weight = tuning.profile_weight if name == "profiles" else 1.0
+        weight = weights.get(name, 1.0)
         seen: set[str] = set()
         for rank, hit in enumerate(found):
             for key in hit_keys(hit):
