@@ -3,12 +3,11 @@
 Both implement `ports.VectorIndex` with the same layout: collections "<prefix>_chunks",
 "<prefix>_profiles" (statutes), "<prefix>_passages" (a firm's documents) and, when the
 embedder has an English model, "<prefix>_english" (the English-language laws' paragraphs in
-that model's vectors, `Embedder.english`; for qdrant-edge, one shard directory each), a
-named dense vector "dense" (cosine) and a named
-sparse vector "sparse" (with Qdrant's IDF modifier when the embedder asks for it), keyword
-payload indexes on law, version, law_version, kind and key (and tenant, scopes, document
-for passages), and point ids uuid5(NAMESPACE_URL, "lexgraph:" + key@version)
-(`ports.point_id`).
+that model's vectors, `Embedder.english`); for qdrant-edge, one shard directory each. Each
+has a named dense vector "dense" (cosine) and a named sparse vector "sparse" (with Qdrant's
+IDF modifier when the embedder asks for it), keyword payload indexes on law, version,
+law_version, kind and key (and tenant, scopes, document for passages), and point ids
+uuid5(NAMESPACE_URL, "lexgraph:" + key@version) (`ports.point_id`).
 
 `where` (payload field -> allowed values, every field must match one of its values; a
 list-valued field such as a passage's `scopes` matches when any element does) goes into
