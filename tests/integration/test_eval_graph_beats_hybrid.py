@@ -43,7 +43,9 @@ OTHER_LAWS = [
 
 @pytest.fixture(scope="module")
 def pdpa_stack(
-    graph_settings: Settings, tmp_path_factory: pytest.TempPathFactory
+    graph_settings: Settings,
+    english_model: EnglishModel,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[dict[str, object]]:
     graph = BoltGraphStore(
         graph_settings.graph_uri,
@@ -55,9 +57,7 @@ def pdpa_stack(
     vectors = EdgeVectorIndex(
         tmp_path_factory.mktemp("vectors"), dense_weight=graph_settings.hybrid_dense_weight
     )
-    jar = graph_settings.offline_english_model
-    assert jar is not None and jar.is_file(), f"no English model at {jar}: lexgraph stack build"
-    embedder = OfflineEmbedder(english=EnglishModel(jar))
+    embedder = OfflineEmbedder(english=english_model)
     try:
         report = ingest_paths([PDPA, *OTHER_LAWS], graph=graph, vectors=vectors, embedder=embedder)
         assert report.ok, report.errors
