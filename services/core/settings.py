@@ -44,6 +44,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "companion_lift": "lift sections that have a companion for the intent",
     "companionless_seed": "lower seeds with no companion for the intent",
     "cited_first": "put the sections the question names first",
+    "english_rerank": "reorder each English law's first sections by the English model's ranking",
     "completion": "place each section's companions right after it",
     "part_definitions": "end the answer with the definitions of its part of the law",
 }
@@ -170,6 +171,16 @@ class CompanionTuning(_Tuning):
     max_per_pattern: int = Field(default=1, ge=1)
 
 
+class EnglishRerankTuning(_Tuning):
+    """The first sections reordered law by law by the English model's ranking (English
+    questions): chosen on the tuning parts of the GDPR alone and every corpus, weight
+    0.5-2.0, head 20-40 (docs/quality.md, "the English model as a reranker")."""
+
+    head: int = Field(default=20, ge=0)  # how many of the first sections are reordered
+    weight: float = Field(default=0.7, ge=0.0)  # the gain at the English list's first rank
+    ranks: int = Field(default=20, ge=1)  # ... falling to none at this rank
+
+
 class PartDefinitionTuning(_Tuning):
     """The definitions of the part of a law the answer lies in (Revenue Code s.77/1)."""
 
@@ -194,6 +205,7 @@ class RetrievalSettings(_Tuning):
     walk: WalkTuning = Field(default_factory=WalkTuning)
     multi_seed: MultiSeedTuning = Field(default_factory=MultiSeedTuning)
     companions: CompanionTuning = Field(default_factory=CompanionTuning)
+    english_rerank: EnglishRerankTuning = Field(default_factory=EnglishRerankTuning)
     part_definitions: PartDefinitionTuning = Field(default_factory=PartDefinitionTuning)
     select: SelectTuning = Field(default_factory=SelectTuning)
     # Steps switched off by name (`RETRIEVAL_STEPS`).

@@ -17,6 +17,7 @@ from services.core.retrieval.rankers.companions import (
     Companions,
     Completion,
 )
+from services.core.retrieval.rankers.english_rerank import EnglishRerank
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PART_DEFINITIONS, PartDefinitions
 from services.core.retrieval.rankers.walk_paths import WalkPaths, cap_fanout, path_weight
@@ -164,6 +165,29 @@ def test_completion_places_a_companion_right_after_the_section_it_completes():
     Completion().run(ctx)
     assert [c.key for c in ctx.ranked] == [key("26"), key("84"), key("30")]
     assert penalty.follows == pytest.approx(0.9 * 0.6) and penalty.score == penalty.follows
+
+
+def test_english_rerank_reorders_each_english_law_among_its_own_places():
+    gdpr = "eu-gdpr"
+    laws = [Law(L, "v1", None, language="th"), Law(gdpr, "v1", None, language="en")]
+    articles = {n: Candidate(f"{gdpr}:s:{n}", "section", vector=v) for n, v in
+                (("21", 0.9), ("83", 0.85), ("7", 0.7))}  # fmt: skip
+    thai = Candidate(key("19"), "section", vector=0.8)
+    ranked = [articles["21"], thai, articles["83"], articles["7"]]
+    english = [VectorHit(f"{gdpr}:s:7#p1", 0.8, {"kind": "paragraph", "section": f"{gdpr}:s:7"})]
+
+    def reranked(**fields) -> list[str]:
+        ctx = context(visible=laws, ranked=list(ranked), **fields)
+        EnglishRerank().run(ctx)
+        return [c.key.rsplit(":", 1)[-1] for c in ctx.ranked]
+
+    # Art. 7, first in the English list, gains 0.7: above Art. 21 (0.9) in the GDPR's
+    # places; the Thai section keeps its place, and no section comes or goes.
+    assert reranked(deep_hits={"english": english}) == ["7", "19", "21", "83"]
+    assert "english_rerank: relevance 1.00" in articles["7"].trace
+    assert reranked(deep_hits={}) == ["21", "19", "83", "7"]  # no English list searched
+    weak = Settings(retrieval={"english_rerank": {"weight": 0.1}})
+    assert reranked(deep_hits={"english": english}, settings=weak) == ["21", "19", "83", "7"]
 
 
 def test_completion_takes_the_strongest_companion_of_each_pattern():

@@ -5,8 +5,8 @@
     graph:                  read_laws analyse embed intents named_laws vector_search fuse
                             route_laws law_focus seed walk seed_evidence walk_paths
                             multi_seed companions companion_lift companionless_seed
-                            cited_first rank completion part_definitions select details
-                            assemble
+                            cited_first rank english_rerank completion part_definitions
+                            select details assemble
 
 The flat modes skip the walk so the evaluation harness can compare them with graph mode.
 Each stage reads and writes the request's `SearchContext`; `Candidate.score` combines what
@@ -38,6 +38,7 @@ from services.core.retrieval.rankers.companions import (
     Companions,
     Completion,
 )
+from services.core.retrieval.rankers.english_rerank import EnglishRerank
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PartDefinitions
 from services.core.retrieval.rankers.walk_paths import WalkPaths
@@ -99,7 +100,8 @@ def pipeline_for(mode: str) -> Pipeline:
                 ReadLaws(), Analyse(), Embed(graph=True), ReadIntents(), NamedLaws(), VectorSearch(mode),
                 Fuse(deep=True), RouteLaws(), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
                 MultiSeed(), Companions(), CompanionLift(), CompanionlessSeed(), CitedFirst(),
-                Rank(), Completion(), PartDefinitions(), Select(), Details(), Assemble(),
+                Rank(), EnglishRerank(), Completion(), PartDefinitions(), Select(), Details(),
+                Assemble(),
             ],
         )  # fmt: skip
     if mode in MODES:
