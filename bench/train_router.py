@@ -69,7 +69,7 @@ SLUG_TITLES = {
 STAGES = (
     ReadLaws(),
     Analyse(),
-    Embed(asking=True),
+    Embed(graph=True),
     NamedLaws(),
     VectorSearch("graph"),
     Fuse(deep=True),
