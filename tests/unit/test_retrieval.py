@@ -569,6 +569,24 @@ def test_an_english_question_searches_the_english_laws_paragraphs_by_the_english
     assert ("english", "dense") not in vectors.calls
 
 
+def test_routing_weighs_the_laws_without_the_english_list(stores):
+    """The English list searches the English laws only: routing reads the same evidence
+    with it as without it."""
+    graph, vectors, embedder = stores
+    gdpr = _with_english_law(stores)
+    question = "Can I withdraw my consent at any time?"
+
+    def routes(settings=None):
+        return {
+            route["law"]: route["features"]
+            for route in run(stores, question, settings=settings).laws
+        }
+
+    with_list = routes()
+    assert ("english", "dense") in vectors.calls and gdpr in with_list
+    assert with_list == routes(Settings(retrieval={"disabled": ["english_list"]}))
+
+
 def test_a_section_s_paragraphs_count_once_at_the_best_one():
     def paragraph(key, score):
         return VectorHit(key, score, {"kind": "paragraph", "section": key.split("#")[0]})

@@ -39,6 +39,11 @@ from services.core.retrieval.vectors import VectorList
 from services.core.settings import REPO_ROOT
 
 ROUTER_FILE = REPO_ROOT / "data" / "routing" / "law_router.json"
+# Lists that search the laws of one language only (the English model's, English laws): a
+# vote no law in another language can answer. Routing weighs laws against each other, so it
+# reads the lists that search every law alike (docs/quality.md, "routing without the English
+# list").
+ONE_LANGUAGE_LISTS = frozenset({"english"})
 FEATURES = (
     "mass",  # the law's share of the fused vector evidence, over the best law's
     "named",  # the question names it
@@ -109,12 +114,12 @@ def own_words(ctx: SearchContext) -> dict[str, list[VectorHit]]:
 def route_evidence(
     ctx: SearchContext, extra: Mapping[str, list[VectorHit]] | None = None
 ) -> dict[str, Any]:
-    """What routing reads, as plain data: each law's fused evidence (of the deep lists and
-    `extra`), the named laws and the laws searched (`bench/train_router.py` keeps it to
-    fit the weights)."""
-    scores = vectors.fuse({**ctx.deep_hits, **extra}, ctx.tuning.fusion) if extra else None
+    """What routing reads, as plain data: each law's fused evidence (of the deep lists but
+    `ONE_LANGUAGE_LISTS`, and `extra`), the named laws and the laws searched
+    (`bench/train_router.py` keeps it to fit the weights)."""
+    lists = {name: hits for name, hits in ctx.deep_hits.items() if name not in ONE_LANGUAGE_LISTS}
     mass: dict[str, float] = defaultdict(float)
-    for key, score in (scores if scores is not None else ctx.deep_scores).items():
+    for key, score in vectors.fuse({**lists, **(extra or {})}, ctx.tuning.fusion).items():
         mass[law_of(key)] += score
     places = set(ctx.analysed.places)
     return {
