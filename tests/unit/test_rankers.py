@@ -169,7 +169,6 @@ def test_completion_places_a_companion_right_after_the_section_it_completes():
 
 def test_english_rerank_reorders_each_english_law_among_its_own_places():
     gdpr = "eu-gdpr"
-    laws = [Law(L, "v1", None, language="th"), Law(gdpr, "v1", None, language="en")]
     articles = {n: Candidate(f"{gdpr}:s:{n}", "section", vector=v) for n, v in
                 (("21", 0.9), ("83", 0.85), ("7", 0.7))}  # fmt: skip
     thai = Candidate(key("19"), "section", vector=0.8)
@@ -177,7 +176,7 @@ def test_english_rerank_reorders_each_english_law_among_its_own_places():
     english = [VectorHit(f"{gdpr}:s:7#p1", 0.8, {"kind": "paragraph", "section": f"{gdpr}:s:7"})]
 
     def reranked(**fields) -> list[str]:
-        ctx = context(visible=laws, ranked=list(ranked), **fields)
+        ctx = context(ranked=list(ranked), **fields)
         EnglishRerank().run(ctx)
         return [c.key.rsplit(":", 1)[-1] for c in ctx.ranked]
 

@@ -3,8 +3,9 @@
 The English model (`english_model.py`) ranks an English question against the English laws'
 paragraphs better than any other list (the GDPR's three sets: 115 of the 230 needed articles
 in its first 5, the fused chunks list 94), but in the fused ranking its list is one vote
-among five, and the head of the ranking is mostly seeds whose places come from list ranks. So the first `head` sections are reordered: each section of an English-language law
-gains `weight` x its place in the English list (1 at its first rank, 0 from rank `ranks`).
+among five, and the head of the ranking is mostly seeds whose places come from list ranks.
+So the first `head` sections are reordered: each section of an English-language law gains
+`weight` x its place in the English list (1 at its first rank, 0 from rank `ranks`).
 
 Each law keeps the places it held: its sections are reordered among those places only. The
 model reads only English laws, so a gain for them alone would push an English question's
