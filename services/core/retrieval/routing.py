@@ -118,8 +118,12 @@ def route_evidence(
     `ONE_LANGUAGE_LISTS`, and `extra`), the named laws and the laws searched
     (`bench/train_router.py` keeps it to fit the weights)."""
     lists = {name: hits for name, hits in ctx.deep_hits.items() if name not in ONE_LANGUAGE_LISTS}
+    if extra or len(lists) < len(ctx.deep_hits):
+        scores = vectors.fuse({**lists, **(extra or {})}, ctx.tuning.fusion)
+    else:  # the fused deep lists as they are
+        scores = ctx.deep_scores
     mass: dict[str, float] = defaultdict(float)
-    for key, score in vectors.fuse({**lists, **(extra or {})}, ctx.tuning.fusion).items():
+    for key, score in scores.items():
         mass[law_of(key)] += score
     places = set(ctx.analysed.places)
     return {

@@ -21,7 +21,7 @@ from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import law_of
 from services.core.retrieval.models import Candidate
 from services.core.retrieval.stage import Stage
-from services.core.retrieval.vectors import hit_keys
+from services.core.retrieval.vectors import list_ranks
 
 
 class EnglishRerank(Stage):
@@ -33,10 +33,7 @@ class EnglishRerank(Stage):
         if not english:
             return
         tuning = ctx.tuning.english_rerank
-        ranks: dict[str, int] = {}
-        for hit in english:
-            for key in hit_keys(hit):
-                ranks.setdefault(key, len(ranks))
+        ranks = {key: found["english"] for key, found in list_ranks({"english": english}).items()}
 
         def relevance(candidate: Candidate) -> float:
             """1 at the English list's first rank, 0 from `ranks` or outside it (a
