@@ -17,3 +17,35 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 def test_a_bench_script_imports(script):
     module = importlib.import_module(f"bench.{script}")
     assert callable(getattr(module, "main", None)) or script.startswith("_")
+
+
+def _section(answer, ranking, lists):
+    return {"answer": answer, "ranking": ranking, "lists": lists}
+
+
+def test_bench_misses_puts_each_miss_down_to_one_cause():
+    from bench.bench_misses import cause, report
+
+    found = _section(2, 2, {"chunks": 1})
+    walked_only = _section(None, 14, {})
+    listed_low = _section(None, 31, {"english": 9})
+    answer = ["th-pdpa-2562:s:26", "th-pdpa-2562:s:84"]
+    assert cause({"th-pdpa-2562:s:84": found}, answer) is None
+    assert cause({"th-pdpa-2562:s:84": found, "th-pdpa-2562:s:27": walked_only}, answer) == (
+        "in no list"
+    )
+    assert cause({"th-pdpa-2562:s:27": listed_low}, answer) == "ranked out"
+    # No section of the question's law in the answer: routing, whatever the lists say.
+    assert cause({"eu-gdpr:s:9": listed_low}, answer) == "routed away"
+
+    rows = [
+        {"set": "s", "id": "q1", "part": "tune", "answered": True, "cause": None,
+         "sections": {"th-pdpa-2562:s:84": found}, "routes": []},
+        {"set": "s", "id": "q2", "part": "tune", "answered": False, "cause": "ranked out",
+         "sections": {"th-pdpa-2562:s:27": listed_low}, "routes": []},
+    ]  # fmt: skip
+    text = report(rows)
+    assert "s|q2 [tune] ranked out" in text
+    assert "th-pdpa-2562:s:27: answer -, ranking 31, lists: english 9" in text
+    assert "s|q1" not in text
+    assert text.endswith("tune: 1 of 2 answered; missed: routed away 0, in no list 0, ranked out 1")
