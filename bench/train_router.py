@@ -39,7 +39,6 @@ from services.core.retrieval.routing import (  # noqa: E402
     FEATURES,
     ROUTER_FILE,
     law_features,
-    own_words,
     route_evidence,
 )
 from services.core.retrieval.stages import (  # noqa: E402
@@ -156,7 +155,7 @@ def features(question: str, deps: dict) -> dict:
     ctx = SearchContext(query, deps["graph"], deps["vectors"], deps["embedder"], settings)
     for stage in STAGES:
         stage.run(ctx)
-    return route_evidence(ctx, own_words(ctx))
+    return route_evidence(ctx)
 
 
 def _arrays(rows):

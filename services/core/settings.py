@@ -30,7 +30,6 @@ ENGLISH_MODEL_JAR = REPO_ROOT / "deploy" / "models" / "target" / "bge-small-en-v
 RETRIEVAL_STEPS: dict[str, str] = {
     "intents": "read what the question asks for from its meaning, beside its words",
     "route_laws": "choose the laws a question is about and search them in a list of their own",
-    "own_words": "route a question bridged to laws in another language by its own words too",
     "law_focus": "weigh each hit by its law's probability (or share of the vector evidence)",
     "named_law_list": "search the laws the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from services.core.analysis import analyse_question as analysis_of
 from services.core.errors import InvalidQuery, NotFound
 from services.core.ports import VectorHit
 from services.core.retrieval import laws, search, section_refs
@@ -490,30 +489,6 @@ def test_definitions_that_hold_in_the_whole_law_are_not_added(stores):
     for number in ("24", "27", "84"):
         graph.link("USES_TERM", f"{LAW}:s:{number}", term)
     assert f"{LAW}:s:6" not in keys(run(stores, QUESTION_TH, top_k=4))
-
-
-def test_routing_reads_a_bridged_question_s_own_words_in_the_laws_of_its_language(stores):
-    """An English question gets the glossary's Thai terms in every list, which match the
-    Thai law; routing also searches its own words in the English law (`own_words`)."""
-    graph, vectors, _ = stores
-    graph.nodes[LAW].props["language"] = "th"
-    gdpr, version = "eu-gdpr", "eeee00000000"
-    graph.add_law(gdpr, version, title="General Data Protection Regulation", language="en")
-    text = "Processing of data concerning health of employees without explicit consent"
-    for number in ("9", "88"):
-        key = f"{gdpr}:s:{number}"
-        graph.add("Section", key, version, number=number, label=f"Article {number}", text=text)
-        vectors.add("chunks", key, text, law=gdpr, version=version,
-                    law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
-    question = "Can we keep the health data of employees without their consent?"
-    assert analysis_of(question).bridge_terms  # the glossary bridges it to Thai text
-
-    def gdpr_mass(settings):
-        result = run(stores, question, settings=settings)
-        return {route["law"]: route["features"].get("mass", 0.0) for route in result.laws}[gdpr]
-
-    without = gdpr_mass(Settings(retrieval={"disabled": ["own_words"]}))
-    assert gdpr_mass(Settings()) > without
 
 
 def _with_english_law(stores):

@@ -29,7 +29,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from services.core.ports import VectorHit
 from services.core.retrieval import vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import law_of
@@ -69,7 +68,7 @@ class RouteLaws(Stage):
         if len(ctx.visible) < 2:
             return
         router = law_router(ROUTER_FILE)
-        features = law_features(route_evidence(ctx, own_words(ctx)))
+        features = law_features(route_evidence(ctx))
         probabilities = router.probabilities(features)
         chosen = choose(probabilities, ctx.tuning.routing.chosen_mass, ctx.tuning.routing.max_laws)
         ctx.routes = [
@@ -91,35 +90,13 @@ class RouteLaws(Stage):
         fuse_lists(ctx, deep=True)
 
 
-def own_words(ctx: SearchContext) -> dict[str, list[VectorHit]]:
-    """A question bridged to laws in another language ("personal data" ->
-    ข้อมูลส่วนบุคคล) is searched with the bridge's terms in every list, and their scores in
-    Thai text outweigh its own words in the laws written in its language: an English GDPR
-    question's lexical lists fill with PDPA sections. Routing also reads its own words,
-    searched lexically in the laws of its language, so each language's text gets a
-    lexical say (docs/quality.md, "Drift between laws"). Empty for any other question."""
-    analysis = ctx.analysed
-    if not analysis.bridge_terms or not ctx.enabled("own_words"):
-        return {}
-    own_laws = [law.id for law in ctx.visible if law.language == analysis.language]
-    if not own_laws:
-        return {}
-    embedding = ctx.embedder.embed_query(vectors.search_text(analysis, bridge=False))
-    depth = vectors.flat_depth(ctx) * 2
-    return vectors.run_lists(
-        ctx, [VectorList("own_words", "chunks", depth, "sparse", own_laws, embedding)]
-    )
-
-
-def route_evidence(
-    ctx: SearchContext, extra: Mapping[str, list[VectorHit]] | None = None
-) -> dict[str, Any]:
+def route_evidence(ctx: SearchContext) -> dict[str, Any]:
     """What routing reads, as plain data: each law's fused evidence (of the deep lists but
-    `ONE_LANGUAGE_LISTS`, and `extra`), the named laws and the laws searched
-    (`bench/train_router.py` keeps it to fit the weights)."""
+    `ONE_LANGUAGE_LISTS`), the named laws and the laws searched (`bench/train_router.py`
+    keeps it to fit the weights)."""
     lists = {name: hits for name, hits in ctx.deep_hits.items() if name not in ONE_LANGUAGE_LISTS}
-    if extra or len(lists) < len(ctx.deep_hits):
-        scores = vectors.fuse({**lists, **(extra or {})}, ctx.tuning.fusion)
+    if len(lists) < len(ctx.deep_hits):
+        scores = vectors.fuse(lists, ctx.tuning.fusion)
     else:  # the fused deep lists as they are
         scores = ctx.deep_scores
     mass: dict[str, float] = defaultdict(float)
