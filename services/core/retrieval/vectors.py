@@ -43,11 +43,10 @@ class VectorList:
     embedding: Embedding
 
 
-def search_text(analysis: QuestionAnalysis, *, bridge: bool = True) -> str:
+def search_text(analysis: QuestionAnalysis) -> str:
     """What the question's embedding is made of: its text and the terms analysis added
-    (`bridge`: the statutory terms in another language among them)."""
-    bridged = analysis.bridge_terms if bridge else ()
-    extra = [*analysis.glossary_terms, *bridged, *analysis.llm_keywords]
+    (the statutory terms in another language among them)."""
+    extra = [*analysis.glossary_terms, *analysis.bridge_terms, *analysis.llm_keywords]
     return f"{analysis.question}\n{' '.join(extra)}" if extra else analysis.question
 
 
