@@ -31,7 +31,13 @@ sys.path.insert(0, str(REPO))
 
 from bench._stack import add_stack_arguments, open_loaded_stack  # noqa: E402
 from ingest.ids import node_key  # noqa: E402
-from services.core.evaluation import PARTS, load_gold, section_ref, split_of  # noqa: E402
+from services.core.evaluation import (  # noqa: E402
+    PARTS,
+    load_gold,
+    section_ref,
+    settings_to_score,
+    split_of,
+)
 from services.core.retrieval import vectors  # noqa: E402
 from services.core.retrieval.context import SearchContext  # noqa: E402
 from services.core.retrieval.laws import law_of  # noqa: E402
@@ -63,9 +69,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def run_graph(question: str, deps: Mapping[str, Any], k: int) -> SearchContext:
     """The graph pipeline as `services.core.retrieval.search` runs it, its context kept."""
-    settings = deps["settings"]
-    if len(question) > settings.max_query_chars:  # scored whole, as the harness does
-        settings = settings.model_copy(update={"max_query_chars": len(question)})
+    settings = settings_to_score(deps["settings"], question)
     query = validate_query(question, settings, top_k=k, mode="graph")
     ctx = SearchContext(query, deps["graph"], deps["vectors"], deps["embedder"], settings)
     pipeline_for("graph").run(ctx)

@@ -32,7 +32,7 @@ sys.path.insert(0, str(REPO))
 
 from bench._stack import CORPORA, corpus_paths, open_stack  # noqa: E402
 from ingest.ids import law_id_for_title  # noqa: E402
-from services.core.evaluation import load_gold  # noqa: E402
+from services.core.evaluation import load_gold, settings_to_score  # noqa: E402
 from services.core.retrieval.context import SearchContext  # noqa: E402
 from services.core.retrieval.pipeline import validate_query  # noqa: E402
 from services.core.retrieval.routing import (  # noqa: E402
@@ -148,9 +148,7 @@ def training_questions(loaded: set[str]) -> list[tuple[str, str, frozenset[str],
 
 
 def features(question: str, deps: dict) -> dict:
-    settings = deps["settings"]
-    if len(question) > settings.max_query_chars:
-        settings = settings.model_copy(update={"max_query_chars": len(question)})
+    settings = settings_to_score(deps["settings"], question)
     query = validate_query(question, settings)
     ctx = SearchContext(query, deps["graph"], deps["vectors"], deps["embedder"], settings)
     for stage in STAGES:

@@ -496,17 +496,12 @@ def search_retriever(
     from services.core.retrieval import search
 
     def retrieve(question: str) -> list[SectionRef]:
-        # The length cap guards the API against abuse; a benchmark question above it is
-        # scored whole rather than refused.
-        run_settings = settings
-        if len(question) > settings.max_query_chars:
-            run_settings = settings.model_copy(update={"max_query_chars": len(question)})
         result = search(
             question,
             graph=graph,
             vectors=vectors,
             embedder=embedder,
-            settings=run_settings,
+            settings=settings_to_score(settings, question),
             laws=laws,
             top_k=top_k,
             mode=mode,
@@ -516,6 +511,14 @@ def search_retriever(
         return [section_ref(item) for item in result.sections]
 
     return retrieve
+
+
+def settings_to_score(settings: Any, question: str) -> Any:
+    """The settings a benchmark question is searched with: the length cap guards the API
+    against abuse, and a question above it is scored whole rather than refused."""
+    if len(question) > settings.max_query_chars:
+        return settings.model_copy(update={"max_query_chars": len(question)})
+    return settings
 
 
 def section_ref(item: Any) -> SectionRef:
