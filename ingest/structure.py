@@ -86,6 +86,15 @@ def split_paragraphs(text: str) -> tuple[Paragraph, ...]:
     return tuple(paragraph.build() for paragraph in paragraphs)
 
 
+def clause_kind(line: str) -> str:
+    """What kind of clause marker a line opens with: "number" ("(1)", "(๑)"), "letter"
+    ("(a)", "(ก)", "(iv)"), or "" for a line that opens with none."""
+    marker = _MARKER.match(line)
+    if not marker:
+        return ""
+    return "number" if re.fullmatch(_NUMBER, marker.group("mark")) else "letter"
+
+
 def place_at(paragraphs: Sequence[Paragraph], offset: int) -> tuple[int | None, tuple[str, ...]]:
     """Where `offset` of the text `paragraphs` came from lies: the paragraph's index and
     the clause path inside it, e.g. (1, ("6",)) inside "(๖)" of the first paragraph,

@@ -30,6 +30,7 @@ from typing import Any
 
 from ingest.graph import AMENDMENT_TYPES, Edge, LawGraph, Node, NodeLabel, RelType
 from ingest.models import Division, Law, Section
+from ingest.structure import clause_kind, split_paragraphs
 
 __all__ = [
     "PROFILED_EDGE_TYPES",
@@ -153,16 +154,15 @@ def chunk_documents(law: Law, version: str) -> list[IndexDocument]:
 
 
 def paragraph_documents(law: Law, version: str) -> list[IndexDocument]:
-    """One document per paragraph (line) of each section, under the section's heading, for
-    the English model (`Embedder.english`): the model reads 512 tokens, and a question in a
-    client's words matches one paragraph of a long article better than the whole. Each
+    """One document per line of each section (`reading_units`), under the section's heading,
+    for the English model (`Embedder.english`): the model reads 512 tokens, and a question in
+    a client's words matches one paragraph of a long article better than the whole. Each
     stands for its section (payload `section`; `retrieval.vectors.hit_keys`)."""
     divisions = {d.key: d for d in law.divisions}
     documents = []
     for section in law.sections:
         heading, _, body = chunk_text(law, section, divisions).partition("\n")
-        paragraphs = [line for line in body.splitlines() if line.strip()] or [body]
-        for n, paragraph in enumerate(paragraphs, 1):
+        for n, paragraph in enumerate(reading_units(section) or [body], 1):
             key = f"{section.key}#p{n}"
             payload = _payload(law.id, version, "paragraph", key, section.label)
             documents.append(
@@ -173,6 +173,43 @@ def paragraph_documents(law: Law, version: str) -> list[IndexDocument]:
                 )
             )
     return documents
+
+
+def reading_units(section: Section) -> list[str]:
+    """What the English model reads of a section, one text each: each line of its
+    paragraphs (`ingest/structure.py`, a lone "(a)" already joined to the words after it),
+    a clause after the line that opens its list (`with_lead_ins`)."""
+    paragraphs = section.paragraphs or split_paragraphs(section.text)
+    lines = (_flat(line) for paragraph in paragraphs for line in paragraph.text.splitlines())
+    return with_lead_ins([line for line in lines if line])
+
+
+# How a line that opens a list of clauses ends ("… on one of the following conditions:",
+# "… do not impose any obligation on —").
+_LEAD_IN_END = (":", "—", "–")
+
+
+def with_lead_ins(lines: list[str]) -> list[str]:
+    """Each clause of a list after the line that opens it: "(d) the personal data have been
+    unlawfully processed;" reads as a ground for erasure only under "… the erasure of
+    personal data … where one of the following grounds applies:". The list ends at a line
+    that is no clause or a clause of the opening line's own kind ("(2)" after "(1) … on —")."""
+    out: list[str] = []
+    lead_in = lead_kind = ""
+    for line in lines:
+        kind = clause_kind(line)
+        if lead_in and kind and kind != lead_kind:
+            out.append(f"{lead_in} {line}")
+            continue
+        out.append(line)
+        lead_in, lead_kind = (line, kind) if line.endswith(_LEAD_IN_END) else ("", "")
+    return out
+
+
+def _flat(text: str) -> str:
+    """`text` on one line; "" for text with no word in it, such as the lone "—" a heading
+    leaves above a Singapore section."""
+    return " ".join(text.split()) if any(ch.isalnum() for ch in text) else ""
 
 
 def chunk_text(law: Law, section: Section, divisions: Mapping[str, Division] | None = None) -> str:

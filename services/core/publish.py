@@ -57,7 +57,7 @@ log = logging.getLogger(__name__)
 
 # Bump when the graph builder or the embedding layout changes what a law becomes, so an
 # unchanged source is re-ingested once with the new pipeline.
-PIPELINE_VERSION = "6"  # 6: English-language laws' paragraphs in the English model's vectors
+PIPELINE_VERSION = "7"  # 7: English paragraphs read clause by clause, each after its list's opening
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).
 VERSIONED_LABELS = frozenset(

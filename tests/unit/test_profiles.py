@@ -15,6 +15,7 @@ from services.core.profiles import (
     node_kind,
     paragraph_documents,
     profile_documents,
+    reading_units,
 )
 
 LAW = "th-pdpa-2562"
@@ -143,6 +144,38 @@ def test_paragraphs_are_one_document_each_under_their_section_s_heading():
         "label": "มาตรา ๒๖",
         "section": S26,
     }
+
+
+def test_a_clause_is_read_after_the_line_that_opens_its_list():
+    # EUR-Lex puts "(a)" on a line of its own above the clause's words.
+    text = (
+        "1.\u00a0\u00a0\u00a0Processing shall be lawful only if:\n\n(a)\n\nconsent is given;\n\n"
+        "(b)\n\nit is needed for a contract.\n\nPoint (b) does not apply to authorities.\n\n"
+        "2.\u00a0\u00a0\u00a0Member States may keep their rules."
+    )
+    section = Section("eu-gdpr:s:6", "6", "Article 6", text)
+    assert reading_units(section) == [
+        "1. Processing shall be lawful only if:",
+        "1. Processing shall be lawful only if: (a) consent is given;",
+        "1. Processing shall be lawful only if: (b) it is needed for a contract.",
+        "Point (b) does not apply to authorities.",
+        "2. Member States may keep their rules.",
+    ]
+
+
+def test_a_list_ends_at_a_clause_of_its_opening_line_s_kind_and_a_lone_dash_is_no_unit():
+    text = (
+        "—\n(1) This Act does not apply to —\n(a) any individual acting in a personal capacity;\n"
+        "(b) any public agency.\n(2) The Commission administers this Act.\n(a) a clause of no list"
+    )
+    section = Section("sg-pdpa-2012:s:4", "4", "Section 4", text)
+    assert reading_units(section) == [
+        "(1) This Act does not apply to —",
+        "(1) This Act does not apply to — (a) any individual acting in a personal capacity;",
+        "(1) This Act does not apply to — (b) any public agency.",
+        "(2) The Commission administers this Act.",
+        "(a) a clause of no list",
+    ]
 
 
 def test_chunk_payload_carries_law_version_kind_key_and_label():

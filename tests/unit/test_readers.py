@@ -11,7 +11,7 @@ from ingest.errors import InvalidSource
 from ingest.models import Law, Section
 from ingest.parse import merge_structure, read_source
 from ingest.readers.sidataplus import read_marked_links
-from ingest.structure import place_at, split_paragraphs
+from ingest.structure import clause_kind, place_at, split_paragraphs
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "data" / "th-pdpa-2562"
@@ -132,6 +132,12 @@ def test_ocs_text_takes_chapters_and_parts_from_the_markdown_outline(
 
 
 # --- Structure -------------------------------------------------------------------------
+
+
+def test_a_line_s_clause_kind_is_read_from_its_marker() -> None:
+    assert clause_kind("(๑) แจ้ง") == clause_kind("(12) Fines") == "number"
+    assert clause_kind("(ก) เป็นหนังสือ") == clause_kind("(iv) records") == "letter"
+    assert clause_kind("1. Processing shall be lawful") == clause_kind("ผู้ควบคุมต้อง") == ""
 
 
 def test_thai_lines_are_paragraphs_and_clauses_nest_letters_under_numbers() -> None:
