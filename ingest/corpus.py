@@ -25,6 +25,11 @@ def normalise_law_name(name: str) -> str:
     return _SPACE_RE.sub("", normalise_title(name)).strip("“”\"'")
 
 
+def without_year(name: str) -> str:
+    """A Thai title without its closing year ("… พ.ศ. 2562" -> "…")."""
+    return _YEAR_RE.sub("", name)
+
+
 def law_name_aliases(law: Law) -> list[str]:
     """Every name by which another law may cite `law` (raw, not normalised): its title,
     the reader's aliases, its short name, and `ingest.ids.title_aliases` (title without the
@@ -33,7 +38,7 @@ def law_name_aliases(law: Law) -> list[str]:
     if law.short_name:
         names.append(law.short_name)
     for name in list(names):
-        bare = _YEAR_RE.sub("", name)
+        bare = without_year(name)
         if bare != name:
             names.append(bare)
     return [n for n in dict.fromkeys(names) if len(n.strip()) > 3]

@@ -347,6 +347,7 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from services.core import bootstrap
     from services.core.evaluation import (
         MODES,
+        check_gold,
         format_table,
         load_gold,
         report_dict,
@@ -372,6 +373,9 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     embedder = bootstrap.build_worker_embedder(settings)
     depth = max(args.k, 10) if gold.format == "nitibench" else args.k
     try:
+        gold, warnings = check_gold(gold, graph)
+        for warning in warnings:
+            print(f"lexgraph eval: {args.gold}: {warning}", file=sys.stderr)
         reports = run_modes(
             gold,
             modes,

@@ -4,7 +4,11 @@ Two gold formats:
 
 - JSONL, one question a line: ``{"id", "question", "must": [...], "should": [...],
   "kind", "lang", "law"?}``. Sections are numbers or strings ("26", "77/1", "19 ทวิ")
-  within the line's ``law`` or the default law. Scored with all-must@K (every ``must``
+  within the line's ``law`` or the default law; a label may carry its unit and a place
+  inside the section ("Art. 6(1)(a)", "มาตรา ๒๖ วรรคหนึ่ง"), read as that section
+  (`gold_section_number`). Against a loaded stack (`check_gold`) a ``law`` written by a
+  name one loaded law answers to ("GDPR") reads as that law's id, and laws not loaded and
+  labels no loaded law holds are named in warnings. Scored with all-must@K (every ``must``
   section retrieved), must-recall@K and MRR@K of the first ``must`` section, overall and
   by ``kind`` and ``lang``.
 - The NitiBench CSV (``question``, ``relevant_laws`` as a Python-literal list of
@@ -30,14 +34,16 @@ import csv
 import hashlib
 import json
 import logging
+import re
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ingest.corpus import normalise_law_name, without_year
 from ingest.ids import law_id_for_title, node_key, normalise_section_number
 from services.core.analysis import KeywordSource
 from services.core.errors import LexgraphError
@@ -80,6 +86,18 @@ class GoldSet:
             raise ValueError(f"unknown part {name!r}; expected tune, check or all")
         kept = tuple(q for q in self.questions if split_of(q.id) == name)
         return GoldSet(self.format, f"{self.path} [{name}]", kept)
+
+    def with_laws(self, renamed: Mapping[str, str]) -> GoldSet:
+        """The same questions with the laws in `renamed` written as its values."""
+
+        def refs(items: tuple[SectionRef, ...]) -> tuple[SectionRef, ...]:
+            return tuple(dict.fromkeys((renamed.get(law, law), n) for law, n in items))
+
+        return GoldSet(
+            self.format,
+            self.path,
+            tuple(replace(q, must=refs(q.must), should=refs(q.should)) for q in self.questions),
+        )
 
     @property
     def laws(self) -> tuple[str, ...]:
@@ -169,11 +187,25 @@ def _section_refs(values: Any, law: str, *, where: str) -> tuple[SectionRef, ...
     for value in values:
         if isinstance(value, bool) or not isinstance(value, int | str):
             raise GoldFileError(f"{where}: {value!r} is not a section number")
-        number = normalise_section_number(str(value))
+        number = gold_section_number(str(value))
         if not number:
-            raise GoldFileError(f"{where}: empty section number")
+            raise GoldFileError(f"{where}: {value!r} names no section")
         refs.setdefault((law, number), None)
     return tuple(refs)
+
+
+# What a gold reference may hold beside its section's number: a unit word `ingest.ids` does
+# not take off ("Art 6", "Sec. 26", "ม. 26") and a place inside the section ("6(1)(a)",
+# "26 วรรคหนึ่ง", "83 para. 5"). All-must@K scores sections, so a reference means its section.
+_GOLD_UNIT = re.compile(r"^(?:art\b|sec\b\.?|ม\.|§)\s*", re.IGNORECASE)
+_GOLD_PLACE = re.compile(r"\s*(?:\(|วรรค|อนุมาตรา|para\b|paragraph\b|,).*$", re.IGNORECASE)
+
+
+def gold_section_number(value: str) -> str:
+    """The section a gold reference names: "Art. 6(1)(a)" -> "6", "มาตรา ๒๖ วรรคหนึ่ง" ->
+    "26", "19 ทวิ" and "77/1" as they are."""
+    number = _GOLD_UNIT.sub("", normalise_section_number(value))
+    return _GOLD_PLACE.sub("", number).strip()
 
 
 def load_nitibench_csv(
@@ -528,6 +560,63 @@ def section_ref(item: Any) -> SectionRef:
     if not number:
         number = str(item.key).split(":s:", 1)[-1]
     return (str(item.law), normalise_section_number(str(number)))
+
+
+def check_gold(gold: GoldSet, graph: Any) -> tuple[GoldSet, list[str]]:
+    """`gold` read against the laws loaded in `graph`. A law written by one of its names
+    ("GDPR", the Thai title) rather than its id becomes the id, when one loaded law alone
+    answers to it. Warnings name the laws no loaded law answers to and the labelled sections
+    the loaded laws do not hold: no mode can retrieve those, so their questions score 0."""
+    from services.core.retrieval.laws import law_names, read_catalogue
+
+    catalogue = read_catalogue(graph)
+    published = [law.law_version for law in catalogue.values()]
+    names = law_names(graph, list(catalogue.values()))
+    warnings: list[str] = []
+    renamed: dict[str, str] = {}
+    for law in gold.laws:
+        if law in catalogue:
+            continue
+        wanted = {law.lower(), *_name_forms(law)}
+        found = [
+            law_id
+            for law_id, known in names.items()
+            if law_id.lower() in wanted or wanted & {f for n in known.names for f in _name_forms(n)}
+        ]
+        if len(found) == 1:
+            renamed[law] = found[0]
+        else:
+            warnings.append(
+                f"law {law!r} names several loaded laws ({', '.join(sorted(found))}): use its id"
+                if found
+                else f"law {law!r} is not loaded"
+            )
+    if renamed:
+        gold = gold.with_laws(renamed)
+    refs = {
+        _ref_text(ref)
+        for q in gold.questions
+        for ref in (*q.must, *q.should)
+        if ref[0] in catalogue
+    }
+    held = {
+        str(row["key"])
+        for row in graph.run_read(
+            "retrieval_nodes", keys=sorted(refs), full=[], published=published
+        )
+    }
+    unheld = sorted(refs - held)
+    if unheld:
+        shown = ", ".join(unheld[:10]) + (
+            f" and {len(unheld) - 10} more" if len(unheld) > 10 else ""
+        )
+        warnings.append(f"{len(unheld)} labelled sections are not in the loaded laws: {shown}")
+    return gold, warnings
+
+
+def _name_forms(name: str) -> set[str]:
+    """The forms a law's name is compared in: normalised, with and without its year."""
+    return {normalise_law_name(n).lower() for n in (name, without_year(name))}
 
 
 # ---------------------------------------------------------------------------------------

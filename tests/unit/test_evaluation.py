@@ -15,6 +15,7 @@ from services.core.evaluation import (
     evaluate,
     first_distinct,
     format_table,
+    gold_section_number,
     jsonl_question_scores,
     load_gold,
     multi_mrr,
@@ -227,12 +228,33 @@ def test_jsonl_gold_numbers_and_strings_within_the_line_law(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
+    ("label", "section"),
+    [
+        ("Art. 6(1)(a)", "6"),
+        ("Art 6", "6"),
+        ("Article 4(11)", "4"),
+        ("section 26(1)", "26"),
+        ("Sec. 26", "26"),
+        ("ม. 26", "26"),
+        ("มาตรา ๒๖ วรรคหนึ่ง", "26"),
+        ("83 para. 5", "83"),
+        ("19 ทวิ", "19 ทวิ"),
+        ("77/1", "77/1"),
+        ("48J", "48J"),
+    ],
+)
+def test_a_gold_label_means_its_section(label: str, section: str) -> None:
+    assert gold_section_number(label) == section
+
+
+@pytest.mark.parametrize(
     "line",
     [
         '{"id": "1", "question": "q"}',
         '{"id": "1", "question": "q", "must": []}',
         '{"id": "1", "question": "q", "must": "26"}',
         '{"id": "1", "question": "q", "must": [true]}',
+        '{"id": "1", "question": "q", "must": ["Article"]}',
         "not json",
     ],
 )
@@ -386,6 +408,9 @@ def test_shipped_gdpr_dev_set_is_well_formed() -> None:
 class _Closable:
     def close(self) -> None:
         pass
+
+    def run_read(self, name: str, **params: object) -> list[dict[str, object]]:
+        return []  # no law loaded: the eval warns and scores what the retriever returns
 
 
 def test_cli_eval_prints_every_mode_side_by_side(
