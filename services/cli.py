@@ -388,7 +388,8 @@ def _cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         vectors.close()
         graph.close()
     if args.json:
-        print(json.dumps(report_dict(gold, args.k, reports), ensure_ascii=False, indent=2))
+        report = report_dict(gold, args.k, reports, warnings=warnings)
+        print(json.dumps(report, ensure_ascii=False, indent=2))
     else:
         print(format_table(gold, args.k, reports))
     return 0

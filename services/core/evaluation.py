@@ -624,13 +624,20 @@ def _name_forms(name: str) -> set[str]:
 
 
 def report_dict(
-    gold: GoldSet, k: int, reports: Sequence[ModeReport], *, with_questions: bool = True
+    gold: GoldSet,
+    k: int,
+    reports: Sequence[ModeReport],
+    *,
+    with_questions: bool = True,
+    warnings: Sequence[str] = (),
 ) -> dict[str, Any]:
+    """The report as data; `warnings` are `check_gold`'s."""
     return {
         "gold": gold.path,
         "format": gold.format,
         "k": k,
         "n": len(gold.questions),
+        "warnings": list(warnings),
         "modes": {r.mode: r.to_dict(with_questions=with_questions) for r in reports},
     }
 

@@ -433,8 +433,12 @@ def test_cli_eval_prints_every_mode_side_by_side(
     monkeypatch.setattr(evaluation, "search_retriever", fake_retriever)
     code = cli.main(["eval", str(FIXTURES / "ci_gold.jsonl"), "--modes", "all", "--json"])
     assert code == 0
-    report = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
     assert list(report["modes"]) == ["bm25", "dense", "hybrid", "graph"]
+    # the fake graph holds no law: the gold's law is named, on stderr and in the report
+    assert report["warnings"] == ["law 'th-pdpa-2562' is not loaded"]
+    assert "law 'th-pdpa-2562' is not loaded" in captured.err
     assert {mode for mode, _ in seen} == {"bm25", "dense", "hybrid", "graph"}
     assert all(top_k == 10 for _, top_k in seen)
     assert (
