@@ -571,18 +571,17 @@ def check_gold(gold: GoldSet, graph: Any) -> tuple[GoldSet, list[str]]:
 
     catalogue = read_catalogue(graph)
     published = [law.law_version for law in catalogue.values()]
-    names = law_names(graph, list(catalogue.values()))
+    forms = {
+        law_id: {law_id.lower(), *(f for n in known.names for f in _name_forms(n))}
+        for law_id, known in law_names(graph, list(catalogue.values())).items()
+    }
     warnings: list[str] = []
     renamed: dict[str, str] = {}
     for law in gold.laws:
         if law in catalogue:
             continue
         wanted = {law.lower(), *_name_forms(law)}
-        found = [
-            law_id
-            for law_id, known in names.items()
-            if law_id.lower() in wanted or wanted & {f for n in known.names for f in _name_forms(n)}
-        ]
+        found = [law_id for law_id, known in forms.items() if wanted & known]
         if len(found) == 1:
             renamed[law] = found[0]
         else:
