@@ -244,7 +244,9 @@ class _Builder:
                     "paragraphs": sorted(
                         {c.paragraph for c in _cites(items) if c.paragraph is not None}
                     ),
-                    "clauses": sorted({"/".join(c.clauses) for c in _cites(items) if c.clauses}),
+                    "clauses": sorted(
+                        {"/".join(c.clauses) for c in _cites(items) if c.clauses}, key=_natural
+                    ),
                     "spans": _spans(items),
                     **self._citing_places(source, items),
                     "cross_law": target not in self.sections,
@@ -259,7 +261,7 @@ class _Builder:
         places = {place_at(section.paragraphs, r.citation.span[0]) for r in items}
         return {
             "from_paragraphs": sorted({index for index, _ in places if index is not None}),
-            "from_clauses": sorted({"/".join(path) for _, path in places if path}),
+            "from_clauses": sorted({"/".join(path) for _, path in places if path}, key=_natural),
         }
 
     def _unresolved(self, resolution: Resolution) -> None:

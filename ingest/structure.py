@@ -3,7 +3,10 @@
 Input is a section's text with one paragraph or clause per line, as every reader
 produces it. Thai drafting makes each line a new วรรค unless it starts with a clause
 marker; EU drafting numbers its paragraphs "1.", "2." and keeps unnumbered lines
-(subparagraphs) inside the numbered paragraph they follow.
+(subparagraphs) inside the numbered paragraph they follow. A clause an amendment inserted
+keeps its place in the list: Thai "(๕/๑)" and "(๑ ทวิ)", common-law "(5A)" are clauses
+"5/1", "1 ทวิ", "5A" (no clause nests a number under a number, so "5/1" in a clause path
+such as "5/1/ก" is one clause: `clause_path`).
 """
 
 from __future__ import annotations
@@ -12,14 +15,18 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ingest.ids import thai_to_arabic_digits
+from ingest.ids import normalise_section_number
 from ingest.models import Clause, Paragraph
 
 _NUMBER = r"[0-9๐-๙]{1,3}"
+# A number with what an amendment adds to insert a clause after it: "/๑", " ทวิ", "A".
+_INSERTED_NUMBER = rf"{_NUMBER}(?:\s?/\s?[0-9๐-๙]{{1,2}}|[A-Z]{{1,2}}|\s?(?:ทวิ|ตรี|จัตวา))?"
 _THAI_LETTER = r"[ก-ฮ]"
 _LATIN_LETTER = r"[a-z]{1,2}"  # GDPR runs past (z) to (aa) in no article, but be safe
 _ROMAN = r"(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)"
-_MARKER = re.compile(rf"^\((?P<mark>{_NUMBER}|{_THAI_LETTER}|{_ROMAN}|{_LATIN_LETTER})\)\s*")
+_MARKER = re.compile(
+    rf"^\((?P<mark>{_INSERTED_NUMBER}|{_THAI_LETTER}|{_ROMAN}|{_LATIN_LETTER})\)\s*"
+)
 _EU_PARAGRAPH = re.compile(r"^(?P<num>\d{1,3})\.\s+(?=\S)")
 
 
@@ -92,7 +99,7 @@ def clause_kind(line: str) -> str:
     marker = _MARKER.match(line)
     if not marker:
         return ""
-    return "number" if re.fullmatch(_NUMBER, marker.group("mark")) else "letter"
+    return "number" if re.fullmatch(_INSERTED_NUMBER, marker.group("mark")) else "letter"
 
 
 def place_at(paragraphs: Sequence[Paragraph], offset: int) -> tuple[int | None, tuple[str, ...]]:
@@ -109,6 +116,12 @@ def place_at(paragraphs: Sequence[Paragraph], offset: int) -> tuple[int | None, 
             clauses = found.children
         return paragraph.index, tuple(path)
     return None, ()
+
+
+def clause_path(joined: str) -> list[str]:
+    """A clause path as `place_at` gives it, joined with "/" ("5/ก", "a/i"), split again:
+    "5/1/ก" -> ["5/1", "ก"], since a "/" before a digit belongs to an inserted clause."""
+    return re.split(r"/(?![0-9])", joined)
 
 
 @dataclass(frozen=True)
@@ -150,7 +163,7 @@ def _join_bare_markers(lines: list[_Line]) -> list[_Line]:
 
 def _add_clause(paragraph: _ParagraphBuilder, mark: str, line: _Line, end: int) -> None:
     kind = _marker_kind(mark, paragraph)
-    number = thai_to_arabic_digits(mark) if kind == "number" else mark
+    number = normalise_section_number(mark) if kind == "number" else mark
     clause = _ClauseBuilder(
         label=f"({mark})",
         number=number,
@@ -169,7 +182,7 @@ def _add_clause(paragraph: _ParagraphBuilder, mark: str, line: _Line, end: int) 
 
 
 def _marker_kind(mark: str, paragraph: _ParagraphBuilder) -> str:
-    if re.fullmatch(_NUMBER, mark):
+    if re.fullmatch(_INSERTED_NUMBER, mark):
         return "number"
     if re.fullmatch(_ROMAN, mark):
         last = paragraph.clauses[-1] if paragraph.clauses else None

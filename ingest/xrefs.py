@@ -44,6 +44,10 @@ _TH_NUM = (
     rf"[0-9๐-๙]{{1,4}}(?:{_SP}?/{_SP}?[0-9๐-๙]{{1,3}})?"
     rf"(?:{_SP}?{_THAI_SUFFIX})?"
 )
+# A clause "(๕)", one an amendment inserted ("(๕/๑)", "(๑ ทวิ)"), or a letter "(ก)".
+_TH_CLAUSE = (
+    rf"[0-9๐-๙]{{1,3}}(?:{_SP}?/{_SP}?[0-9๐-๙]{{1,2}})?(?:{_SP}?{_THAI_SUFFIX})?|[ก-ฮ]{{1,2}}"
+)
 _TH_SECTION_RE = re.compile(rf"(?<!อนุ)มาตรา{_SP}{{0,3}}(?P<num>{_TH_NUM})")
 _PREVIOUS_RE = re.compile(r"มาตราก่อน|前条")  # "the preceding section", Thai and Japanese
 # A bare number continues a list only when no unit word ("ปี", "บาท") shows it is a quantity.
@@ -65,7 +69,7 @@ _TH_PARA_MORE_RE = re.compile(
     rf"{_SP}{{0,3}}(?:,|และ|หรือ){_SP}{{0,3}}(?P<w>[0-9๐-๙]{{1,2}})(?![0-9๐-๙/]|{_SP}?(?:ปี|เดือน|วัน|บาท))"
 )
 _CLAUSE_RE = re.compile(
-    rf"{_SP}{{0,3}}(?P<conj>(?:,|และ|หรือ){_SP}{{0,3}})?\({_SP}?(?P<c>[0-9๐-๙]{{1,3}}|[ก-ฮ]{{1,2}})"
+    rf"{_SP}{{0,3}}(?P<conj>(?:,|และ|หรือ){_SP}{{0,3}})?\({_SP}?(?P<c>{_TH_CLAUSE})"
     rf"{_SP}?\)"
 )
 _TH_RANGE_RE = re.compile(
@@ -107,14 +111,14 @@ _TH_EXTERNAL_NAME_RE = re.compile(
 )
 
 _EN_NUM = r"\d{1,3}[A-Z]{0,2}"
-_EN_MODS = r"(?:\(\s?(?:\d{1,3}[a-z]?|[a-z]{1,4})\s?\))*"
+_EN_MODS = r"(?:\(\s?(?:\d{1,3}(?:[a-z]|[A-Z]{1,2})?|[a-z]{1,4})\s?\))*"
 _EN_SECTION_RE = re.compile(
     rf"\b(?P<kw>Articles?|articles?|Sections?|sections?)\s(?P<num>{_EN_NUM})(?P<mods>{_EN_MODS})"
 )
 _EN_LIST_RE = re.compile(
     rf"\s?(?P<sep>,|,?\s(?:and|or|to))\s(?P<num>{_EN_NUM})(?P<mods>{_EN_MODS})\b"
 )
-_EN_MOD_ITEM_RE = re.compile(r"\(\s?([0-9a-z]{1,4})\s?\)")
+_EN_MOD_ITEM_RE = re.compile(r"\(\s?([0-9a-zA-Z]{1,4})\s?\)")
 _EN_THIS_LAW_RE = re.compile(
     r"\s(?:of|in|under)\s(?:this|the\spresent)\s(?:Regulation|Act|Directive)\b"
 )
@@ -290,10 +294,13 @@ def _read_thai_item(text: str, start: int, pos: int, number: str, ranged: bool) 
             continue
         clause = _CLAUSE_RE.match(text, pos) or _SUBSECTION_RE.match(text, pos)
         if clause is not None:
-            if clause["conj"] and clauses:
+            cited = _normalise(clause["c"])
+            # "(๕) (ก)" is a path; "(๑) (๒)", like "(๑) และ (๒)", are two clauses: no clause
+            # nests under one of its own kind (`ingest.structure`).
+            if clauses and (clause["conj"] or cited[0].isdigit() == clauses[-1][0].isdigit()):
                 variants.append((paragraph, tuple(clauses)))
                 clauses = clauses[:-1]
-            clauses.append(_normalise(clause["c"]))
+            clauses.append(cited)
             pos = clause.end()
             if clause.re is _SUBSECTION_RE:  # "อนุมาตรา 1, 2 และ 3": clauses, not sections
                 while (more := _SUBSECTION_MORE_RE.match(text, pos)) is not None:
@@ -765,4 +772,3 @@ def cite_in_question(text: str) -> list[Citation]:
     if "第" in text:
         found += _japanese_citations(asker, law)
     return sorted(found, key=lambda c: (c.span, c.section, c.paragraph or 0, c.clauses))
-

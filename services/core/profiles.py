@@ -207,8 +207,7 @@ def with_lead_ins(lines: list[str]) -> list[str]:
 
 
 def _flat(text: str) -> str:
-    """`text` on one line; "" for text with no word in it, such as the lone "—" a heading
-    leaves above a Singapore section."""
+    """`text` on one line; "" for text with no word in it, such as a lone "—" line."""
     return " ".join(text.split()) if any(ch.isalnum() for ch in text) else ""
 
 

@@ -57,7 +57,9 @@ log = logging.getLogger(__name__)
 
 # Bump when the graph builder or the embedding layout changes what a law becomes, so an
 # unchanged source is re-ingested once with the new pipeline.
-PIPELINE_VERSION = "7"  # 7: English paragraphs read clause by clause, each after its list's opening
+# 7: English paragraphs read clause by clause, each after its list's opening; 8: inserted
+# clauses ("(๕/๑)", "(5A)") stay in their list, and cited clauses side by side are siblings.
+PIPELINE_VERSION = "8"
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).
 VERSIONED_LABELS = frozenset(

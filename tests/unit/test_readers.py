@@ -11,7 +11,7 @@ from ingest.errors import InvalidSource
 from ingest.models import Law, Section
 from ingest.parse import merge_structure, read_source
 from ingest.readers.sidataplus import read_marked_links
-from ingest.structure import clause_kind, place_at, split_paragraphs
+from ingest.structure import clause_kind, clause_path, place_at, split_paragraphs
 
 REPO = Path(__file__).resolve().parents[2]
 DATA = REPO / "data" / "th-pdpa-2562"
@@ -181,6 +181,27 @@ def test_place_at_finds_the_paragraph_and_clause_of_an_offset() -> None:
     assert place_at(paragraphs, eu.index("consent")) == (1, ("a",))
     assert place_at(paragraphs, eu.index("Point")) == (1, ())  # a subparagraph, after (a)
     assert place_at(paragraphs, eu.index("Member")) == (2, ())
+
+
+def test_an_inserted_clause_keeps_its_place_in_the_list() -> None:
+    """Thai "(๑/๑)" and "(๒ ทวิ)" are clauses of the list, not a new วรรค that would take the
+    clauses after them along; their path stays one clause in `clause_path`."""
+    text = "ผู้ว่าราชการจังหวัดมีอำนาจ\n(๑) สั่ง\n(๑/๑) ห้าม\n(ก) ชั่วคราว\n(๒) ปิด\n(๒ ทวิ) ยึด\nวรรคสอง"
+    paragraphs = split_paragraphs(text)
+    assert [p.index for p in paragraphs] == [1, 2]
+    clauses = paragraphs[0].clauses
+    assert [(c.label, c.number) for c in clauses] == [
+        ("(๑)", "1"),
+        ("(๑/๑)", "1/1"),
+        ("(๒)", "2"),
+        ("(๒ ทวิ)", "2 ทวิ"),
+    ]
+    assert place_at(paragraphs, text.index("ชั่วคราว")) == (1, ("1/1", "ก"))
+    assert place_at(paragraphs, text.index("ปิด")) == (1, ("2",))
+    assert clause_kind("(๑/๑) ห้าม") == clause_kind("(5A) Without limiting") == "number"
+    assert clause_path("1/1/ก") == ["1/1", "ก"]
+    assert clause_path("5/ก") == ["5", "ก"]
+    assert clause_path("a/i") == ["a", "i"]
 
 
 def test_letter_i_after_h_is_a_point_not_a_roman_numeral() -> None:
@@ -491,7 +512,9 @@ def test_singapore_and_japan_seeds_read() -> None:
     assert jp.divisions[0].label == "第一章"
 
 
-def test_singapore_subsection_after_an_amendment_note_opens_its_own_paragraph() -> None:
+def test_singapore_subsections_are_the_clauses_of_one_paragraph() -> None:
+    """Each subsection on its own line, also after an amendment note; the dash after the
+    section number goes; an inserted "(2A)" keeps its place among the subsections."""
     from ingest.readers.seeds import read_seed
 
     document = {
@@ -501,13 +524,21 @@ def test_singapore_subsection_after_an_amendment_note_opens_its_own_paragraph() 
                 "section": "48J",
                 "chapter": "PART 9C ENFORCEMENT",
                 "content": "48J. — ( 1 ) The Commission may require a person to pay a financial "
-                "penalty. [40/2020] ( 2 ) Subsection (1) does not apply to an offence.",
+                "penalty. [40/2020] ( 2 ) Subsection (1) does not apply to an offence. "
+                "( 2A ) Subsection (2) applies to — ( a ) an individual; or ( b ) an "
+                "organisation. ( 3 ) A penalty is a debt due.",
             }
         ],
     }
     [law_section] = read_seed("sg.json", document).sections
     assert law_section.text.splitlines() == [
-        "—",
         "(1) The Commission may require a person to pay a financial penalty. [40/2020]",
         "(2) Subsection (1) does not apply to an offence.",
+        "(2A) Subsection (2) applies to —",
+        "(a) an individual; or",
+        "(b) an organisation.",
+        "(3) A penalty is a debt due.",
     ]
+    [paragraph] = law_section.paragraphs
+    assert [c.number for c in paragraph.clauses] == ["1", "2", "2A", "3"]
+    assert [c.number for c in paragraph.clauses[2].children] == ["a", "b"]

@@ -115,6 +115,12 @@ def test_a_cited_clause_stands_for_the_sections_it_cites(stores):
     graph, _, _ = stores
     graph.link("REFERENCES", f"{LAW}:s:31", f"{LAW}:s:30", from_paragraphs=[1], from_clauses=["1"])
     graph.link("REFERENCES", f"{LAW}:s:31", f"{LAW}:s:24", from_paragraphs=[1], from_clauses=["2"])
+    # an inserted clause "(๑/๑)": its own citations, not those of "(๑)"
+    graph.link(
+        "REFERENCES", f"{LAW}:s:31", f"{LAW}:s:27", from_paragraphs=[1], from_clauses=["1/1"]
+    )
+    result = run(stores, "มาตรา ๓๑ (๑/๑) หมายถึงอะไร")
+    assert [s.key for s in result.seeds if s.source == "clause"] == [f"{LAW}:s:27"]
     result = run(stores, "มาตรา ๓๑ (๑) หมายถึงอะไร")
     named = {s.key: (s.source, s.hops) for s in result.seeds if s.source in ("citation", "clause")}
     assert named == {f"{LAW}:s:31": ("citation", 2), f"{LAW}:s:30": ("clause", 1)}

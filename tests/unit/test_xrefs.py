@@ -64,6 +64,21 @@ def test_paragraph_and_clause_path_are_kept() -> None:
     assert _summary(_cites("ตามมาตรา ๒๖ วรรคสอง (๕)")) == [(None, "26", 2, ("5",))]
 
 
+def test_a_list_of_clauses_is_one_citation_each() -> None:
+    """Clauses of one kind side by side are siblings, with or without "และ"; an inserted
+    clause "(๘/๑)" is one clause."""
+    assert _summary(_cites("ตามมาตรา ๒๖ (๑) (๒) หรือ (๔)")) == [
+        (None, "26", None, ("1",)),
+        (None, "26", None, ("2",)),
+        (None, "26", None, ("4",)),
+    ]
+    assert _summary(_cites("ตามมาตรา ๒๖ (๘/๑)")) == [(None, "26", None, ("8/1",))]
+    assert _summary(_cites("ตามมาตรา ๒๖ (๕) (ก) (ข)")) == [
+        (None, "26", None, ("5", "ก")),
+        (None, "26", None, ("5", "ข")),
+    ]
+
+
 def test_alternative_paragraphs_become_one_citation_each() -> None:
     assert _summary(_cites("ผู้ใดฝ่าฝืนมาตรา ๒๖ วรรคหนึ่งหรือวรรคสาม ต้องระวางโทษ")) == [
         (None, "26", 1, ()),
@@ -260,6 +275,22 @@ def test_an_amendment_act_named_after_a_section_is_another_law() -> None:
         ("Personal Data Protection (Amendment) Act 2020", "24"),
         (None, "5"),
     ]
+
+
+def test_an_inserted_subsection_is_cited_as_one_clause() -> None:
+    sections = [
+        make_section("sg-test", n, "text", language="en", order=i, unit="Section")
+        for i, n in enumerate(("48J", "50"), 1)
+    ]
+    law = Law(
+        id="sg-test", title="Personal Data Protection Act 2012", language="en",
+        jurisdiction="SG", source="test", aliases=(), sections=sections,
+    )  # fmt: skip
+    section = make_section(
+        "sg-test", "51", "under section 48J(5A)(b) or section 50(3A)", language="en", order=3
+    )
+    found = extract_citations(section, law)
+    assert _summary(found) == [(None, "48J", None, ("5A", "b")), (None, "50", None, ("3A",))]
 
 
 # --- measured against ground truth ------------------------------------------------------

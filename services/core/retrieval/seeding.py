@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ingest.ids import node_key
+from ingest.structure import clause_path
 from services.core.analysis import CitedSection
 from services.core.ports import GraphStore
 from services.core.retrieval import vectors
@@ -143,7 +144,7 @@ def cites_from(
     """Whether a citation edge starts in the place the question names. "(6)" after a
     section number reads as a paragraph in EU style and as a clause in Thai drafting, so a
     paragraph number also matches a clause of that number."""
-    paths = [path.split("/") for path in clauses or ()]
+    paths = [clause_path(path) for path in clauses or ()]
     if place.clause:
         return any(place.clause in path for path in paths)
     if place.paragraph is None:
