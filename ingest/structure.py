@@ -3,7 +3,9 @@
 Input is a section's text with one paragraph or clause per line, as every reader
 produces it. Thai drafting makes each line a new วรรค unless it starts with a clause
 marker; EU drafting numbers its paragraphs "1.", "2." and keeps unnumbered lines
-(subparagraphs) inside the numbered paragraph they follow. A clause an amendment inserted
+(subparagraphs) inside the numbered paragraph they follow; in a text that does not open
+with "1.", a line numbered "1." is an item of the paragraph above it (Japan's 号, old Thai
+"๑." lists). A clause an amendment inserted
 keeps its place in the list: Thai "(๕/๑)" and "(๑ ทวิ)", common-law "(5A)" are clauses
 "5/1", "1 ทวิ", "5A" (no clause nests a number under a number, so "5/1" in a clause path
 such as "5/1/ก" is one clause: `clause_path`).
@@ -27,7 +29,8 @@ _ROMAN = r"(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)"
 _MARKER = re.compile(
     rf"^\((?P<mark>{_INSERTED_NUMBER}|{_THAI_LETTER}|{_ROMAN}|{_LATIN_LETTER})\)\s*"
 )
-_EU_PARAGRAPH = re.compile(r"^(?P<num>\d{1,3})\.\s+(?=\S)")
+# "1.": an EU paragraph where the text opens with one, else an item of a paragraph.
+_NUMBERED = re.compile(r"^(?P<num>\d{1,3})\.\s+(?=\S)")
 
 
 @dataclass
@@ -71,18 +74,24 @@ class _ParagraphBuilder:
 
 def split_paragraphs(text: str) -> tuple[Paragraph, ...]:
     """Paragraphs of a section text with their clauses nested: "(ก)" under "(๕)",
-    "(i)" under "(a)"; EU "1." paragraphs keep their number as the index. Each clause
-    keeps its offsets in `text` (its own line, and its sub-clauses' lines)."""
+    "(i)" under "(a)"; EU "1." paragraphs keep their number as the index, other "1." lines
+    are items. Each clause keeps its offsets in `text` (its own line, and its sub-clauses'
+    lines)."""
     lines = _join_bare_markers(_lines(text))
-    numbered_eu = bool(lines and _EU_PARAGRAPH.match(lines[0].text))
+    numbered_eu = bool(lines and _NUMBERED.match(lines[0].text))
     paragraphs: list[_ParagraphBuilder] = []
     for line in lines:
         marker = _MARKER.match(line.text)
-        if marker and paragraphs:
-            _add_clause(paragraphs[-1], marker.group("mark"), line, marker.end())
+        item = None if numbered_eu else _NUMBERED.match(line.text)
+        if paragraphs and (marker or item):
+            if marker:
+                _add_clause(paragraphs[-1], marker.group("mark"), line, marker.end())
+            elif item:
+                mark = item.group("num")
+                _add_clause(paragraphs[-1], mark, line, item.end(), label=f"{mark}.")
             paragraphs[-1].add(line)
             continue
-        eu = _EU_PARAGRAPH.match(line.text) if numbered_eu else None
+        eu = _NUMBERED.match(line.text) if numbered_eu else None
         if numbered_eu and paragraphs and not eu:
             paragraphs[-1].add(line)  # an EU subparagraph stays in its paragraph
             continue
@@ -161,11 +170,13 @@ def _join_bare_markers(lines: list[_Line]) -> list[_Line]:
     return joined
 
 
-def _add_clause(paragraph: _ParagraphBuilder, mark: str, line: _Line, end: int) -> None:
+def _add_clause(
+    paragraph: _ParagraphBuilder, mark: str, line: _Line, end: int, label: str = ""
+) -> None:
     kind = _marker_kind(mark, paragraph)
     number = normalise_section_number(mark) if kind == "number" else mark
     clause = _ClauseBuilder(
-        label=f"({mark})",
+        label=label or f"({mark})",
         number=number,
         kind=kind,
         span=(line.start, line.end),

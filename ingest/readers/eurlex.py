@@ -33,6 +33,9 @@ _GDPR_CHAPTERS = (
 )
 # Art. 99's scraped text runs on into the signature block, OJ footnotes and page script.
 _SIGNATURE = re.compile(r"\n\s*Done at Brussels")
+# An article without a `title` whose text opens with it, on a line of its own above
+# paragraph "1." (the GDPR seed's Arts. 12 and 89).
+_TITLE_IN_TEXT = re.compile(r"^(?P<title>[^\n]{1,300})\n\s*\n(?=1\.\s)")
 
 
 def looks_like_eurlex(document: Any) -> bool:
@@ -53,6 +56,9 @@ def read_eurlex(path: str, document: dict[str, Any]) -> Law:
         if not number:
             raise InvalidSource(path, f"article {order} has no number")
         text = _SIGNATURE.split(clean_spaces(str(article.get("text") or "")), maxsplit=1)[0]
+        heading = str(article.get("title") or "")
+        if not heading and (opening := _TITLE_IN_TEXT.match(text)):
+            heading, text = opening.group("title").strip(), text[opening.end() :]
         chapter = chapters.get(int(number)) if number.isdigit() else None
         if chapter is not None and chapter not in divisions:
             divisions.append(chapter)
@@ -63,7 +69,7 @@ def read_eurlex(path: str, document: dict[str, Any]) -> Law:
                 text,
                 language="en",
                 order=order,
-                title=str(article.get("title") or ""),
+                title=heading,
                 chapter_key=chapter.key if chapter else None,
             )
         )

@@ -204,6 +204,37 @@ def test_an_inserted_clause_keeps_its_place_in_the_list() -> None:
     assert clause_path("a/i") == ["a", "i"]
 
 
+def test_numbered_items_under_an_unnumbered_paragraph_are_its_clauses() -> None:
+    """Japan's 号 ("1. 法令に基づく場合") and old Thai "๑." lists are items of the paragraph
+    above them, so the next unnumbered line is the second paragraph (第2項), not the ninth."""
+    ja = "事業者は、次に掲げる場合を除くほか、提供してはならない。\n  1. 法令に基づく場合\n"
+    ja += (
+        "  2. 人の生命の保護のために必要がある場合\n事業者は、前項の規定にかかわらず、提供できる。"
+    )
+    paragraphs = split_paragraphs(ja)
+    assert [p.index for p in paragraphs] == [1, 2]
+    assert [(c.label, c.number) for c in paragraphs[0].clauses] == [("1.", "1"), ("2.", "2")]
+    assert place_at(paragraphs, ja.index("人の生命")) == (1, ("2",))
+    th = "ในพระราชบัญญัตินี้\n๑. “น้ำมัน” หมายความว่า น้ำมันเชื้อเพลิง\n๒. “คลัง” หมายความว่า ที่เก็บ\n(ก) ใต้ดิน"
+    [paragraph] = split_paragraphs(th)
+    assert [c.number for c in paragraph.clauses] == ["1", "2"]
+    assert [c.number for c in paragraph.clauses[1].children] == ["ก"]
+
+
+def test_an_article_title_printed_above_its_text_becomes_its_title() -> None:
+    from ingest.readers.eurlex import read_eurlex
+
+    text = "Transparent information\n\n1.   The controller shall act.\n\n2.   It shall reply."
+    law = read_eurlex(
+        "act.json",
+        {"full_name": "A Test Regulation", "articles": [{"number": "12", "text": text}]},
+    )
+    [article] = law.sections
+    assert article.title == "Transparent information"
+    assert article.text.startswith("1.   The controller")
+    assert [p.index for p in article.paragraphs] == [1, 2]
+
+
 def test_letter_i_after_h_is_a_point_not_a_roman_numeral() -> None:
     text = "1.   List:\n" + "\n".join(f"({c}) item {c};" for c in "abcdefghij")
     clauses = split_paragraphs(text)[0].clauses
