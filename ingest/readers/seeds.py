@@ -110,9 +110,9 @@ def _sg_text(number: str, content: str) -> str:
     # "2. —(1) In this Act …": the number and the dash that opens its subsections go.
     text = re.sub(rf"^{re.escape(number)}\.\s*(?:—\s*(?=\())?", "", text)
     # Subsections "(1)" open sentences, also after an amendment note ("… [40/2020] (2) …");
-    # paragraphs "(a)" follow "—" or "; or" (the "or" stays at the end of its line).
+    # paragraphs "(a)" follow "—", ":" or "; or" (the "or" stays at the end of its line).
     text = re.sub(r"(?:(?<=[.;:—\]])|^)\s*(?=\(\d+[A-Z]?\)\s)", "\n", text)
-    text = re.sub(r"(?<=[—;])(\s(?:or|and))?\s*(?=\([a-z]{1,2}\)\s)", r"\1\n", text)
+    text = re.sub(r"(?<=[—;:])(\s(?:or|and))?\s*(?=\([a-z]{1,2}\)\s)", r"\1\n", text)
     return text.strip()
 
 

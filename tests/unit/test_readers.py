@@ -544,8 +544,9 @@ def test_singapore_and_japan_seeds_read() -> None:
 
 
 def test_singapore_subsections_are_the_clauses_of_one_paragraph() -> None:
-    """Each subsection on its own line, also after an amendment note; the dash after the
-    section number goes; an inserted "(2A)" keeps its place among the subsections."""
+    """Each subsection on its own line, also after an amendment note, and each paragraph
+    after "—", ":" or "; or" (the "or" kept); the dash after the section number goes; an
+    inserted "(2A)" keeps its place among the subsections."""
     from ingest.readers.seeds import read_seed
 
     document = {
@@ -557,7 +558,8 @@ def test_singapore_subsections_are_the_clauses_of_one_paragraph() -> None:
                 "content": "48J. — ( 1 ) The Commission may require a person to pay a financial "
                 "penalty. [40/2020] ( 2 ) Subsection (1) does not apply to an offence. "
                 "( 2A ) Subsection (2) applies to — ( a ) an individual; or ( b ) an "
-                "organisation. ( 3 ) A penalty is a debt due.",
+                "organisation. ( 3 ) A penalty is any of the following: ( a ) a debt; ( b ) a "
+                "charge.",
             }
         ],
     }
@@ -568,7 +570,9 @@ def test_singapore_subsections_are_the_clauses_of_one_paragraph() -> None:
         "(2A) Subsection (2) applies to —",
         "(a) an individual; or",
         "(b) an organisation.",
-        "(3) A penalty is a debt due.",
+        "(3) A penalty is any of the following:",
+        "(a) a debt;",
+        "(b) a charge.",
     ]
     [paragraph] = law_section.paragraphs
     assert [c.number for c in paragraph.clauses] == ["1", "2", "2A", "3"]
