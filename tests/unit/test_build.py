@@ -20,6 +20,7 @@ PDPA_MD = SHARED / "corpus/th-pdpa-2562/sidataplus/about.md"
 CCC = SHARED / "corpus/nitibench-ccl-laws/ป0003-1D-0002.json"
 REVENUE_CODE = SHARED / "corpus/nitibench-ccl-laws/ป0008-1D-0001.json"
 GDPR = SHARED / "corpus/eu-gdpr/gdpr.json"
+APPI = SHARED / "corpus/jp-appi/415AC0000000057_appi_ja.json"
 pytestmark = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared corpus not present")
 
 PDPA = "th-pdpa-2562"
@@ -186,6 +187,20 @@ def test_graph_is_deterministic_and_keys_unique(pdpa: tuple[Law, LawGraph]) -> N
     keys = {n.key for n in graph.nodes}
     assert all(e.source in keys and e.target in keys for e in graph.edges)
     assert all(n.props["key"] == n.key and n.props["law"] == PDPA for n in graph.nodes)
+
+
+def test_citing_places_count_paragraphs_as_printed() -> None:
+    """GDPR Art. 12 cites Art. 11 from its paragraphs 2 and 6 (its title, printed above its
+    text in the seed, is no paragraph); APPI 第27条 cites 第20条 from its second 項 (the seven
+    items of the first are no paragraphs)."""
+    for path, source, target, paragraphs in (
+        (GDPR, "eu-gdpr:s:12", "eu-gdpr:s:11", [2, 6]),
+        (APPI, "jp-appi:s:27", "jp-appi:s:20", [2]),
+    ):
+        law = read_source(path).laws[0]
+        graph = build_graph(law, CorpusIndex.from_laws([law]))
+        edge = _edge(graph, RelType.REFERENCES, source, target)
+        assert edge.props["from_paragraphs"] == paragraphs
 
 
 def test_gdpr_graph_resolves_article_83_5() -> None:
