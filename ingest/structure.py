@@ -5,10 +5,9 @@ produces it. Thai drafting makes each line a new วรรค unless it starts w
 marker; EU drafting numbers its paragraphs "1.", "2." and keeps unnumbered lines
 (subparagraphs) inside the numbered paragraph they follow; in a text that does not open
 with "1.", a line numbered "1." is an item of the paragraph above it (Japan's 号, old Thai
-"๑." lists). A clause an amendment inserted
-keeps its place in the list: Thai "(๕/๑)" and "(๑ ทวิ)", common-law "(5A)" are clauses
-"5/1", "1 ทวิ", "5A" (no clause nests a number under a number, so "5/1" in a clause path
-such as "5/1/ก" is one clause: `clause_path`).
+"๑." lists). A clause an amendment inserted keeps its place in the list: Thai "(๕/๑)" and
+"(๑ ทวิ)", common-law "(5A)" are clauses "5/1", "1 ทวิ", "5A" (no clause nests a number
+under a number, so "5/1" in a clause path such as "5/1/ก" is one clause: `clause_path`).
 """
 
 from __future__ import annotations
