@@ -59,12 +59,16 @@ def build_graph(
     corpus = corpus if corpus is not None else CorpusIndex.from_laws([law])
     builder = _Builder(law)
     builder.structure()
-    resolutions = {s.key: _resolutions(s, law, corpus) for s in law.sections}
+    enabling = enabling_sections(law, corpus)
+    resolutions = {
+        s.key: _in_enabling_law(_resolutions(s, law, corpus), law, enabling, corpus)
+        for s in law.sections
+    }
     builder.citations(resolutions)
     builder.penalties(resolutions)
     builder.definitions()
     builder.exemptions(resolutions)
-    builder.instrument(corpus)
+    builder.instrument(enabling, corpus)
     builder.amendments(corpus)
     builder.curated(curated_dir or CURATED_DIR)
     builder.recitals()
@@ -125,6 +129,28 @@ def _edge_row(edge: Edge) -> dict[str, Any]:
 
 def _resolutions(section: Section, law: Law, corpus: CorpusIndex) -> list[Resolution]:
     return [resolve_citation(c, law, corpus) for c in extract_citations(section, law, corpus)]
+
+
+def _in_enabling_law(
+    resolutions: list[Resolution], law: Law, enabling: list[str], corpus: CorpusIndex
+) -> list[Resolution]:
+    """A decree or regulation that cites a section it does not have, naming no law ("กรอบ
+    วงเงินกองทุนตามมาตรา ๒๖ วรรคหนึ่ง" in a decree of seven sections), cites the law it is
+    issued under (its preamble: "อาศัยอำนาจตามความในมาตรา ๒๖ วรรคสาม แห่งพระราชบัญญัติ
+    กองทุนน้ำมันเชื้อเพลิง"), when it is issued under one law and that law has the section."""
+    parents = {key.partition(":")[0] for key in enabling}  # a law id holds no ":"
+    if len(parents) != 1:
+        return resolutions
+    [parent] = parents
+    out = []
+    for resolution in resolutions:
+        citation = resolution.citation
+        target = corpus.section_key(parent, citation.section)
+        own_missing = citation.law is None and resolution.law_id == law.id
+        if own_missing and resolution.target is None and target is not None:
+            resolution = Resolution(citation, parent, target)
+        out.append(resolution)
+    return out
 
 
 class _Builder:
@@ -389,11 +415,11 @@ class _Builder:
                         (NodeLabel.SECTION, target),
                     )
 
-    def instrument(self, corpus: CorpusIndex) -> None:
-        """A decree's or regulation's ties to its parent law: ISSUED_UNDER the enabling
+    def instrument(self, enabling: list[str], corpus: CorpusIndex) -> None:
+        """A decree's or regulation's ties to its parent law: ISSUED_UNDER the `enabling`
         sections, and DISAPPLIES to what it keeps from applying, with its scope and the
         decree's period in force (ingest/instruments.py)."""
-        for target in enabling_sections(self.law, corpus):
+        for target in enabling:
             self.edge(
                 RelType.ISSUED_UNDER, (NodeLabel.LAW, self.law.id), (NodeLabel.SECTION, target)
             )

@@ -103,8 +103,15 @@ def test_check_reports_a_lost_citation(
     assert check(graph_store).ok
     cli = [sys.executable, "-m", "services.cli", "check"]
     env = _env(graph_settings)
-    clean = subprocess.run([*cli, "--json"], env=env, capture_output=True, text=True,
-                           timeout=300, cwd=REPO, check=False)
+    clean = subprocess.run(
+        [*cli, "--json"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=REPO,
+        check=False,
+    )
     assert clean.returncode == 0, clean.stderr
     assert json.loads(clean.stdout)["found"]["REFERENCES"] == 3  # Securities -> PLC Act
     graph_store.run_cypher(
@@ -115,8 +122,9 @@ def test_check_reports_a_lost_citation(
     result = check(graph_store)
     assert not result.ok and len(result.missing) == 1 and not result.extra
     assert result.as_dict()["missing_examples"][0]["type"] == "REFERENCES"
-    lost = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO,
-                          check=False)
+    lost = subprocess.run(
+        cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO, check=False
+    )
     assert lost.returncode == 1 and "DIFFERS" in lost.stdout and "missing: " in lost.stdout
 
 
@@ -147,7 +155,9 @@ def test_decrees_tie_to_the_act_whichever_arrives_first(graph_store: BoltGraphSt
     assert check(graph_store).ok
 
     # s.1 with one word more: a new version of the Act
-    changed = pdpa.read_text(encoding="utf-8").replace("พระราชบัญญัตินี้เรียกว่า", "พระราชบัญญัตินี้ให้เรียกว่า", 1)
+    changed = pdpa.read_text(encoding="utf-8").replace(
+        "พระราชบัญญัตินี้เรียกว่า", "พระราชบัญญัตินี้ให้เรียกว่า", 1
+    )
     assert changed != pdpa.read_text(encoding="utf-8")
     new_version = REPO / "var" / "test-pdpa-new-version" / "about.md"
     new_version.parent.mkdir(parents=True, exist_ok=True)
@@ -159,3 +169,55 @@ def test_decrees_tie_to_the_act_whichever_arrives_first(graph_store: BoltGraphSt
         assert check(graph_store).ok
     finally:
         new_version.unlink(missing_ok=True)
+
+
+def _ocs(title: str, provisions: list[tuple[str, str]]) -> dict[str, object]:
+    """An OCS record: (section, text) pairs, "undefined" for the preamble."""
+    return {
+        "title_th": title,
+        "status": "in_force",
+        "provisions": [
+            {"section": n, "title": "คำปรารภ", "content": text}
+            if n == "undefined"
+            else {"section": n, "title": f"มาตรา {n}", "content": f"มาตรา {n} {text}"}
+            for n, text in provisions
+        ],
+    }
+
+
+def test_a_decree_citing_a_section_it_lacks_reaches_the_act_when_the_act_arrives(
+    graph_store: BoltGraphStore, tmp_path: Path
+) -> None:
+    """ "ตามมาตรา ๘" in a decree of three sections is its enabling Act's s.8 (ingest/build.py
+    `_in_enabling_law`): a cross-law citation like any other, there once the Act is loaded
+    after the decree, and what `lexgraph check` expects."""
+    act = _ocs(
+        "พระราชบัญญัติกองทุนทดสอบ พ.ศ. 2560", [(str(n), f"กองทุนมีหน้าที่ข้อ {n}") for n in range(1, 11)]
+    )
+    decree = _ocs(
+        "พระราชกฤษฎีกาเปลี่ยนแปลงกรอบวงเงินกองทุนทดสอบ พ.ศ. 2563",
+        [
+            ("undefined", "อาศัยอำนาจตามความในมาตรา ๔ วรรคสอง แห่งพระราชบัญญัติกองทุนทดสอบ พ.ศ. ๒๕๖๐"),
+            ("1", "พระราชกฤษฎีกานี้เรียกว่า พระราชกฤษฎีกาเปลี่ยนแปลงกรอบวงเงินกองทุนทดสอบ"),
+            ("2", "พระราชกฤษฎีกานี้ให้ใช้บังคับตั้งแต่วันถัดจากวันประกาศในราชกิจจานุเบกษา"),
+            ("3", "ให้เปลี่ยนแปลงกรอบวงเงินกองทุนตามมาตรา ๘ วรรคหนึ่ง เป็นจำนวนไม่เกินหนึ่งแสนล้านบาท"),
+        ],
+    )
+    paths = {}
+    for name, record in (("act", act), ("decree", decree)):
+        paths[name] = tmp_path / f"{name}.json"
+        paths[name].write_text(json.dumps(record, ensure_ascii=False), encoding="utf-8")
+
+    def cited() -> set[tuple[str, str]]:
+        rows = graph_store.run_cypher(
+            "MATCH (a:Section)-[:REFERENCES]->(b:Section) WHERE a.law <> b.law "
+            "RETURN a.number AS a, b.number AS b"
+        )
+        return {(r["a"], r["b"]) for r in rows}
+
+    graph_store.run_cypher("MATCH (n) DETACH DELETE n", write=True)
+    assert ingest_paths([paths["decree"]], graph=graph_store).ok
+    assert cited() == set()  # the Act is not loaded: s.8 is nowhere yet
+    assert ingest_paths([paths["act"]], graph=graph_store).ok
+    assert cited() == {("3", "8")}
+    assert check(graph_store).ok

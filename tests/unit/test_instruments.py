@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
+from ingest.build import build_graph
 from ingest.corpus import CorpusIndex
+from ingest.graph import RelType
 from ingest.ids import law_id_for_title, law_kind
 from ingest.instruments import (
     disapplications,
@@ -116,6 +118,27 @@ def test_enabling_sections_are_another_laws_sections_named_as_the_power() -> Non
     corpus = CorpusIndex.from_laws([act, decree])
     assert enabling_sections(decree, corpus) == [f"{act.id}:s:4"]
     assert enabling_sections(decree, CorpusIndex.from_laws([decree])) == []  # act not loaded
+
+
+def test_a_section_the_decree_lacks_is_the_enabling_acts() -> None:
+    """ "ตามมาตรา ๘" in a decree of four sections names no law: it is the section of the Act
+    the decree is issued under; "มาตรา ๒" stays the decree's own, and a number neither has
+    stays unresolved."""
+    act = _act()
+    decree = _law(
+        "พระราชกฤษฎีกาทดสอบ พ.ศ. 2563",
+        ["ชื่อ", "ให้ใช้บังคับ", "กรอบวงเงินตามมาตรา ๘ วรรคหนึ่ง", "ตามมาตรา ๒ และมาตรา ๒๐"],
+        notes=("อาศัยอำนาจตามความในมาตรา ๔ วรรคสอง แห่งพระราชบัญญัติทดสอบ พ.ศ. ๒๕๖๐",),
+    )
+    graph = build_graph(decree, CorpusIndex.from_laws([act, decree]))
+    cited = {(e.source, e.target) for e in graph.edges if e.type is RelType.REFERENCES}
+    assert cited == {
+        (f"{decree.id}:s:3", f"{act.id}:s:8"),
+        (f"{decree.id}:s:4", f"{decree.id}:s:2"),
+    }
+    assert [u["section"] for u in graph.unresolved] == ["20"]
+    alone = build_graph(decree, CorpusIndex.from_laws([decree]))  # the Act not loaded
+    assert sorted(u["section"] for u in alone.unresolved) == ["20", "8"]
 
 
 def test_disapplications_name_chapters_and_sections_of_the_act_and_the_scope() -> None:
