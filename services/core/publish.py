@@ -57,8 +57,10 @@ log = logging.getLogger(__name__)
 
 # Bump when the graph builder or the embedding layout changes what a law becomes, so an
 # unchanged source is re-ingested once with the new pipeline.
-# 7: English paragraphs read clause by clause, each after its list's opening; 8: inserted
-# clauses ("(๕/๑)", "(5A)") stay in their list, and cited clauses side by side are siblings.
+# 7: English paragraphs read clause by clause, each after its list's opening; 8: sections
+# read as drafted (inserted clauses "(๕/๑)", "(5A)" and numbered items stay in their list, a
+# title printed above the text is the title, Singapore list lines), cited clauses side by
+# side are siblings, and a decree's citation of a section it lacks reaches its enabling Act.
 PIPELINE_VERSION = "8"
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).
