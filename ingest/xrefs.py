@@ -79,8 +79,12 @@ _TH_CHAIN_RE = re.compile(
     rf"{_SP}{{0,3}}(?:,|และ|หรือ|ถึง|รวมทั้ง|ประกอบกับ|ประกอบ|กับ)?{_SP}{{0,3}}(?=มาตรา{_SP}{{0,3}}[0-9๐-๙])"
 )
 _TH_LAW_TYPES = r"(?:พระราชบัญญัติ|พระราชกำหนด|พระราชกฤษฎีกา|ประมวล|รัฐธรรมนูญ|กฎกระทรวง|กฎหมายว่าด้วย)"
+_TH_LAW_TYPE_ONLY_RE = re.compile(rf"{_TH_LAW_TYPES}(?:กฎหมาย)?")
 _TH_LAW_INTRO_RE = re.compile(rf"{_SP}{{0,3}}(?:แห่ง|ของ|ตาม|ใน)?{_SP}{{0,3}}(?={_TH_LAW_TYPES})")
-_TH_THIS_LAW = r"(?:พระราชบัญญัติ|พระราชกำหนด|พระราชกฤษฎีกา|ประมวลกฎหมาย|ประมวลรัษฎากร|กฎหมาย)นี้"
+_TH_THIS_LAW = (
+    r"(?:พระราชบัญญัติ(?:ประกอบรัฐธรรมนูญ)?|พระราชกำหนด|พระราชกฤษฎีกา|ประมวลกฎหมาย|ประมวลรัษฎากร"
+    r"|กฎหมาย)นี้"
+)
 _TH_THIS_LAW_RE = re.compile(_TH_THIS_LAW)
 _TH_THAT_LAW_RE = re.compile(rf"{_TH_LAW_TYPES}[ก-๛]{{0,30}}?ดังกล่าว")
 _TH_THIS_LAW_END_RE = re.compile(_TH_THIS_LAW + "$")
@@ -106,6 +110,9 @@ _KNOWN_CODES = (
     "ประมวลกฎหมายยาเสพติด",
 )
 _TH_YEAR_RE = re.compile(r"พ\.ศ\.[0-9]{4}")
+# A name read up to the next space runs into the words after it when they are not spaced:
+# "…แห่งประมวลกฎหมายลักษณะอาญานั้น" (that code), "…นั้นก็ได้".
+_TH_NAME_TAIL_RE = re.compile(r"(?:นั้น|ดังกล่าว)(?:ก็ได้)?$")
 _TH_EXTERNAL_NAME_RE = re.compile(
     rf"{_TH_LAW_TYPES}[^\n]{{0,160}}?พ\.{_SP}?ศ\.{_SP}{{0,2}}[0-9๐-๙]{{4}}|{_TH_LAW_TYPES}[^\s]{{0,80}}"
 )
@@ -368,6 +375,9 @@ def _thai_law_after(
     if external is None:
         return None
     name = external.group(0).strip()
+    trimmed = _TH_NAME_TAIL_RE.sub("", name)
+    if _TH_LAW_TYPE_ONLY_RE.fullmatch(trimmed) is None:  # "ประมวลกฎหมายนั้น" is "that code"
+        name = trimmed
     if normalise_law_name(name) in {normalise_law_name(n) for n in (law.title, *law.aliases)}:
         return None, law.id, external.end()
     return name, None, external.end()

@@ -60,7 +60,8 @@ log = logging.getLogger(__name__)
 # 7: English paragraphs read clause by clause, each after its list's opening; 8: sections
 # read as drafted (inserted clauses "(๕/๑)", "(5A)" and numbered items stay in their list, a
 # title printed above the text is the title, Singapore list lines), cited clauses side by
-# side are siblings, and a decree's citation of a section it lacks reaches its enabling Act.
+# side are siblings, a decree's citation of a section it lacks reaches its enabling Act, and
+# an unspaced Thai law name stops before "นั้น" (that).
 PIPELINE_VERSION = "8"
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).

@@ -181,6 +181,17 @@ def test_external_citation_stays_unresolved_and_resolves_when_law_joins_corpus()
     assert resolve_citation(citation, law, both).target == f"{ccc.id}:s:27"
 
 
+def test_a_law_name_ends_before_the_words_run_on_into_it() -> None:
+    """Unspaced Thai runs a name into "นั้น" (that) or "ก็ได้": the name stops before them;
+    "พระราชบัญญัติประกอบรัฐธรรมนูญนี้" (this Organic Act) is the citing law itself."""
+    assert _summary(_cites("ความผิดตามมาตรา ๒๘๘ แห่งประมวลกฎหมายลักษณะอาญานั้น")) == [
+        ("ประมวลกฎหมายลักษณะอาญา", "288", None, ())
+    ]
+    assert _summary(_cites("ตามมาตรา ๒๖ (๑) แห่งพระราชบัญญัติประกอบรัฐธรรมนูญนี้")) == [
+        (None, "26", None, ("1",))
+    ]
+
+
 def test_english_article_forms() -> None:
     law = read_source(GDPR).laws[0] if GDPR.is_file() else None
     if law is None:
