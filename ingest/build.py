@@ -145,10 +145,10 @@ def _in_enabling_law(
     out = []
     for resolution in resolutions:
         citation = resolution.citation
-        target = corpus.section_key(parent, citation.section)
-        own_missing = citation.law is None and resolution.law_id == law.id
-        if own_missing and resolution.target is None and target is not None:
-            resolution = Resolution(citation, parent, target)
+        if citation.law is None and resolution.law_id == law.id and resolution.target is None:
+            target = corpus.section_key(parent, citation.section)
+            if target is not None:
+                resolution = Resolution(citation, parent, target)
         out.append(resolution)
     return out
 

@@ -103,15 +103,8 @@ def test_check_reports_a_lost_citation(
     assert check(graph_store).ok
     cli = [sys.executable, "-m", "services.cli", "check"]
     env = _env(graph_settings)
-    clean = subprocess.run(
-        [*cli, "--json"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=REPO,
-        check=False,
-    )
+    clean = subprocess.run([*cli, "--json"], env=env, capture_output=True, text=True,
+                           timeout=300, cwd=REPO, check=False)
     assert clean.returncode == 0, clean.stderr
     assert json.loads(clean.stdout)["found"]["REFERENCES"] == 3  # Securities -> PLC Act
     graph_store.run_cypher(
@@ -122,9 +115,8 @@ def test_check_reports_a_lost_citation(
     result = check(graph_store)
     assert not result.ok and len(result.missing) == 1 and not result.extra
     assert result.as_dict()["missing_examples"][0]["type"] == "REFERENCES"
-    lost = subprocess.run(
-        cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO, check=False
-    )
+    lost = subprocess.run(cli, env=env, capture_output=True, text=True, timeout=300, cwd=REPO,
+                          check=False)
     assert lost.returncode == 1 and "DIFFERS" in lost.stdout and "missing: " in lost.stdout
 
 
@@ -155,9 +147,7 @@ def test_decrees_tie_to_the_act_whichever_arrives_first(graph_store: BoltGraphSt
     assert check(graph_store).ok
 
     # s.1 with one word more: a new version of the Act
-    changed = pdpa.read_text(encoding="utf-8").replace(
-        "พระราชบัญญัตินี้เรียกว่า", "พระราชบัญญัตินี้ให้เรียกว่า", 1
-    )
+    changed = pdpa.read_text(encoding="utf-8").replace("พระราชบัญญัตินี้เรียกว่า", "พระราชบัญญัตินี้ให้เรียกว่า", 1)
     assert changed != pdpa.read_text(encoding="utf-8")
     new_version = REPO / "var" / "test-pdpa-new-version" / "about.md"
     new_version.parent.mkdir(parents=True, exist_ok=True)
