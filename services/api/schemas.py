@@ -164,7 +164,8 @@ class ContextItemOut(BaseModel):
     version: str | None = None
     sources: list[str] = Field(
         description='What found it: "chunks" or "profiles" (vector search), "named_law" (the '
-        'chunks of a law the question names), "asking" (the chunks that match what a long '
+        'chunks of a law the question names), "placed" (the chunks of the laws of a '
+        'jurisdiction it names), "asking" (the chunks that match what a long '
         'question asks), "english" (an English law\'s paragraphs by the English model), '
         '"citation" (the question cites it), "graph".'
     )

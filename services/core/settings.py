@@ -32,6 +32,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "route_laws": "choose the laws a question is about and search them in a list of their own",
     "law_focus": "weigh each hit by its law's probability (or share of the vector evidence)",
     "named_law_list": "search the laws the question names in a list of their own",
+    "placed_list": "search the laws of the jurisdictions the question names in a list of their own",
     "asking_list": "search a long question's asking part lexically in a list of its own",
     "english_list": "search an English question in the English laws' paragraphs by the English model",
     "list_seeds": "seed the first sections of each vector list as well as the fused best",

@@ -451,6 +451,32 @@ def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
     assert all("named_law" in s.sources for s in pdpa if "graph" not in s.sources)
 
 
+def test_the_laws_of_a_jurisdiction_the_question_names_get_a_chunk_list_of_their_own(stores):
+    graph, vectors, _ = stores
+    words = "employee health data collected"
+    alone = run(stores, f"{words} by a Thai company")
+    assert not any("placed" in s.sources for s in alone.sections)  # one law: no new list
+
+    gdpr, version = "eu-gdpr", "eeee00000000"
+    graph.add_law(gdpr, version, title="General Data Protection Regulation", jurisdiction="EU")
+    for number in range(25):  # more than the deep chunk list holds, each a closer match
+        key = f"{gdpr}:s:{number}"
+        graph.add(
+            "Section", key, version, number=str(number), label=f"Article {number}", text=words
+        )
+        vectors.add("chunks", key, f"{words} {words}", law=gdpr, version=version,
+                    law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+    vectors.add("chunks", f"{LAW}:s:26", f"{words} ข้อมูลสุขภาพ", law=LAW, version=V,
+                law_version=f"{LAW}@{V}", kind="section")  # fmt: skip
+    assert not any("placed" in s.sources for s in run(stores, words).sections)  # no place named
+
+    placed = run(stores, f"{words} by a Thai company")
+    assert f"{LAW}:s:26" in {s.key for s in placed.sections if "placed" in s.sources}
+    unplaced = run(stores, f"{words} by a Thai company",
+                   settings=Settings(retrieval={"disabled": ["placed_list"]}))  # fmt: skip
+    assert not any("placed" in s.sources for s in unplaced.sections)
+
+
 def test_what_a_long_question_asks_gets_a_lexical_chunk_list_in_graph_mode(stores):
     _, vectors, _ = stores
     facts = "พนักงานคนหนึ่งลาออกไปเมื่อปีที่แล้ว บริษัทยังเก็บแฟ้มประวัติไว้ในตู้ที่สำนักงาน " * 6

@@ -172,7 +172,7 @@ class ContextItem:
     title: str | None = None
     version: str | None = None
     full_text: bool = True
-    # "citation", "chunks", "profiles", "named_law", "asking", "graph"
+    # "citation", "chunks", "profiles", "named_law", "placed", "asking", "english", "graph"
     sources: tuple[str, ...] = ()
     # With `explain`: the score's components and the steps that set them.
     explanation: dict[str, Any] | None = None

@@ -76,7 +76,8 @@ class Embed(Stage):
 class NamedLaws(Stage):
     """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
     of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
-    only one loaded) singles none out."""
+    only one loaded) singles none out. So do the laws of the jurisdictions it names ("a Thai
+    bank", "EU customers"), in a list of their own too (`placed`)."""
 
     name = "named_laws"
     metric = "vector_search"
@@ -89,6 +90,10 @@ class NamedLaws(Stage):
             )
         if len(ctx.named) < len(ctx.visible):
             ctx.singled_out = ctx.named
+        places = set(ctx.analysed.places)
+        placed = [law.id for law in ctx.visible if law.jurisdiction in places]
+        if len(placed) < len(ctx.visible):
+            ctx.placed = placed
 
 
 class VectorSearch(Stage):
@@ -127,6 +132,10 @@ class VectorSearch(Stage):
                 VectorList(
                     "named_law", "chunks", chunks, vector_mode, ctx.singled_out, ctx.embedded
                 )
+            )
+        if ctx.placed and ctx.enabled("placed_list"):
+            found.append(
+                VectorList("placed", "chunks", chunks, vector_mode, ctx.placed, ctx.embedded)
             )
         if ctx.asking_embedding is not None:
             found.append(

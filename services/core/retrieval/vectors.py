@@ -6,6 +6,10 @@ has them, and two of graph mode's own:
 - "named_law", the chunks of the laws the question names: "can the director be punished
   under the PDPA" among 37 laws otherwise fills the lists with the Securities Act's
   directors before one PDPA section;
+- "placed", the chunks of the laws of the jurisdictions the question names ("a Thai
+  bank", "EU customers"): an English question's words and meaning match the English
+  laws first, and a Thai law it is about may otherwise be in no list, so no evidence of
+  routing's (`routing.FEATURES` "place") can lift it;
 - "asking", the chunks that match the words of a long question's asking part
   (`analysis.asking_part`), so that what a fact pattern asks ranks first in one list
   instead of under the words of its facts. Lexical only: the asked-about terms ("แจ้ง…
