@@ -240,7 +240,8 @@ def glossaries() -> tuple[Glossary, ...]:
 
 def named_places(lowered: str) -> tuple[str, ...]:
     """The jurisdiction codes a lower-cased question names, by the words of
-    `data/routing/jurisdictions.json` (its place, people, capital or currency)."""
+    `data/routing/jurisdictions.json` (its place, people, capital or currency, and the names
+    of its provinces or member states)."""
     return tuple(code for code, pattern in _place_patterns().items() if pattern.search(lowered))
 
 
@@ -250,10 +251,11 @@ def _place_patterns() -> dict[str, re.Pattern[str]]:
     "neutral"; a sign such as "s$" may run into its amount); Thai and Japanese words,
     written without spaces, as substrings."""
     data = json.loads(JURISDICTIONS.read_text(encoding="utf-8"))
+    iso_places = data.get("iso_places", {})
     patterns = {}
     for code, words in data["jurisdictions"].items():
         alternatives = []
-        for word in (str(w).lower() for w in words):
+        for word in (str(w).lower() for w in [*words, *iso_places.get(code, ())]):
             if not _LATIN_LETTER.search(word):
                 alternatives.append(re.escape(word))
                 continue

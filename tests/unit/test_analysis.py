@@ -259,7 +259,11 @@ def test_a_short_question_or_one_that_asks_nothing_has_no_asking_part():
         ("A Singapore shop charged S$5,000", ("SG",)),
         ("日本の事業者が個人情報を", ("JP",)),
         ("A Singaporean firm selling to Thai customers", ("TH", "SG")),
+        ("Our hotel in Chiang Mai scans passports", ("TH",)),  # a province (ISO 3166-2)
+        ("a factory in Chonburi", ("TH",)),  # "Chon Buri" run together
+        ("A start-up with offices in Germany and Osaka", ("EU", "JP")),  # a member state
         ("A neutral third party", ()),  # "eu" only as a word
+        ("My nan asked the clinic", ()),  # a province shorter than four letters
         ("บทบาทของเจ้าหน้าที่", ()),
     ],
 )
