@@ -15,6 +15,19 @@ _THAI_DIGITS = "๐๑๒๓๔๕๖๗๘๙"
 _TO_ARABIC = str.maketrans(_THAI_DIGITS, "0123456789")
 _TO_THAI = str.maketrans("0123456789", _THAI_DIGITS)
 
+# Latin-style ordinals an amendment adds after a number to insert a section or a clause
+# after it ("19 ทวิ" = 19 bis ... "65 เอกวีสติ" = 65 (21st)): a regex, longest first. The short
+# ones must not start an ordinary word ("นวัตกรรม").
+_ORDINAL_WORDS = (
+    "ทวิ ตรี จัตวา เบญจ ฉ สัตต อัฏฐ นว ทศ เอกาทศ ทวาทศ เตรส จตุทศ ปัณรส ปัญจทศ โสฬส สัตตรส "
+    "อัฏฐารส เอกูนวีสติ วีสติ เอกวีสติ ทวาวีสติ เตวีสติ จตุวีสติ ปัญจวีสติ ฉัพพีสติ สัตตวีสติ "
+    "อัฏฐวีสติ เอกูนตึงสติ ตึงสติ"
+).split()
+THAI_ORDINAL = (
+    "(?:"
+    + "|".join(w for w in sorted(_ORDINAL_WORDS, key=len, reverse=True) if w not in ("ฉ", "นว"))
+    + "|(?:ฉ|นว)(?![ก-ฮะ-ฺ็-๎]))"
+)
 # Spaces the sources really contain: NBSP (GDPR), em/en spaces (sidataplus "&emsp;" once
 # unescaped), thin spaces, zero-width characters left by PDF copy-paste.
 _ODD_SPACES = re.compile(r"[\u00a0\u2000-\u200a\u202f\u205f\u3000]")

@@ -16,12 +16,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ingest.ids import normalise_section_number
+from ingest.ids import THAI_ORDINAL, normalise_section_number
 from ingest.models import Clause, Paragraph
 
 _NUMBER = r"[0-9๐-๙]{1,3}"
 # A number with what an amendment adds to insert a clause after it: "/๑", " ทวิ", "A".
-_INSERTED_NUMBER = rf"{_NUMBER}(?:\s?/\s?[0-9๐-๙]{{1,2}}|[A-Z]{{1,2}}|\s?(?:ทวิ|ตรี|จัตวา))?"
+_INSERTED_NUMBER = rf"{_NUMBER}(?:\s?/\s?[0-9๐-๙]{{1,2}}|[A-Z]{{1,2}}|\s?{THAI_ORDINAL})?"
 _THAI_LETTER = r"[ก-ฮ]"
 _LATIN_LETTER = r"[a-z]{1,2}"  # GDPR runs past (z) to (aa) in no article, but be safe
 _ROMAN = r"(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)"

@@ -22,31 +22,19 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ingest.corpus import CorpusIndex, normalise_law_name, normalise_section_number
-from ingest.ids import thai_to_arabic_digits
+from ingest.ids import THAI_ORDINAL, thai_to_arabic_digits
 from ingest.models import Law, Section
 from ingest.thai_numbers import KANJI_NUMERAL, parse_kanji_number, parse_thai_number
 
 _SP = r"[ \t\u00a0\u200b]"  # modifiers and lists never cross a line break
-# Latin-style ordinals after a number ("19 ทวิ" = 19 bis ... "65 เอกวีสติ" = 65 (21st)).
-_SUFFIX_WORDS = (
-    "ทวิ ตรี จัตวา เบญจ ฉ สัตต อัฏฐ นว ทศ เอกาทศ ทวาทศ เตรส จตุทศ ปัณรส ปัญจทศ โสฬส สัตตรส "
-    "อัฏฐารส เอกูนวีสติ วีสติ เอกวีสติ ทวาวีสติ เตวีสติ จตุวีสติ ปัญจวีสติ ฉัพพีสติ สัตตวีสติ "
-    "อัฏฐวีสติ เอกูนตึงสติ ตึงสติ"
-).split()
-# Longest first; the short ones must not start an ordinary word ("นวัตกรรม").
-_THAI_SUFFIX = (
-    "(?:"
-    + "|".join(w for w in sorted(_SUFFIX_WORDS, key=len, reverse=True) if w not in ("ฉ", "นว"))
-    + "|(?:ฉ|นว)(?![ก-ฮะ-ฺ็-๎]))"
-)
 # "26", "26/1", "19 ทวิ"; a suffix only when a Thai word does not continue after it.
 _TH_NUM = (
     rf"[0-9๐-๙]{{1,4}}(?:{_SP}?/{_SP}?[0-9๐-๙]{{1,3}})?"
-    rf"(?:{_SP}?{_THAI_SUFFIX})?"
+    rf"(?:{_SP}?{THAI_ORDINAL})?"
 )
 # A clause "(๕)", one an amendment inserted ("(๕/๑)", "(๑ ทวิ)"), or a letter "(ก)".
 _TH_CLAUSE = (
-    rf"[0-9๐-๙]{{1,3}}(?:{_SP}?/{_SP}?[0-9๐-๙]{{1,2}})?(?:{_SP}?{_THAI_SUFFIX})?|[ก-ฮ]{{1,2}}"
+    rf"[0-9๐-๙]{{1,3}}(?:{_SP}?/{_SP}?[0-9๐-๙]{{1,2}})?(?:{_SP}?{THAI_ORDINAL})?|[ก-ฮ]{{1,2}}"
 )
 _TH_SECTION_RE = re.compile(rf"(?<!อนุ)มาตรา{_SP}{{0,3}}(?P<num>{_TH_NUM})")
 _PREVIOUS_RE = re.compile(r"มาตราก่อน|前条")  # "the preceding section", Thai and Japanese

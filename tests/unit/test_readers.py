@@ -186,7 +186,10 @@ def test_place_at_finds_the_paragraph_and_clause_of_an_offset() -> None:
 def test_an_inserted_clause_keeps_its_place_in_the_list() -> None:
     """Thai "(๑/๑)" and "(๒ ทวิ)" are clauses of the list, not a new วรรค that would take the
     clauses after them along; their path stays one clause in `clause_path`."""
-    text = "ผู้ว่าราชการจังหวัดมีอำนาจ\n(๑) สั่ง\n(๑/๑) ห้าม\n(ก) ชั่วคราว\n(๒) ปิด\n(๒ ทวิ) ยึด\nวรรคสอง"
+    text = (
+        "ผู้ว่าราชการจังหวัดมีอำนาจ\n(๑) สั่ง\n(๑/๑) ห้าม\n(ก) ชั่วคราว\n(๒) ปิด\n(๒ ทวิ) ยึด\n"
+        "(๒ เบญจ) ทำลาย\nวรรคสอง"
+    )
     paragraphs = split_paragraphs(text)
     assert [p.index for p in paragraphs] == [1, 2]
     clauses = paragraphs[0].clauses
@@ -195,6 +198,7 @@ def test_an_inserted_clause_keeps_its_place_in_the_list() -> None:
         ("(๑/๑)", "1/1"),
         ("(๒)", "2"),
         ("(๒ ทวิ)", "2 ทวิ"),
+        ("(๒ เบญจ)", "2 เบญจ"),  # every ordinal a section number takes (ingest.ids)
     ]
     assert place_at(paragraphs, text.index("ชั่วคราว")) == (1, ("1/1", "ก"))
     assert place_at(paragraphs, text.index("ปิด")) == (1, ("2",))
