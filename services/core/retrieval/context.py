@@ -58,8 +58,7 @@ class SearchContext:
     jurisdictions: dict[str, str] = field(default_factory=dict)  # law -> "TH", "EU", ...
     # the named laws, unless they are every law searched: their own list, full weight
     singled_out: list[str] = field(default_factory=list)
-    # the laws of the jurisdictions the question names, unless they are every law searched
-    placed: list[str] = field(default_factory=list)
+    placed: list[str] = field(default_factory=list)  # the laws of the places it names
     focus: Mapping[str, float] = field(default_factory=dict)  # law -> weight of its hits
     # vector_search, fuse
     deep_hits: dict[str, list[VectorHit]] = field(default_factory=dict)

@@ -102,13 +102,11 @@ def route_evidence(ctx: SearchContext) -> dict[str, Any]:
     mass: dict[str, float] = defaultdict(float)
     for key, score in scores.items():
         mass[law_of(key)] += score
-    places = set(ctx.analysed.places)
+    placed = set(ctx.placed)
     return {
         "mass": dict(mass),
         "named": list(ctx.named),
-        "placed": sorted(
-            law for law in {*mass, *ctx.named} if ctx.jurisdictions.get(law, "") in places
-        ),
+        "placed": sorted(law for law in {*mass, *ctx.named} if law in placed),
         "visible": [law.id for law in ctx.visible],
     }
 

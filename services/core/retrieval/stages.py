@@ -76,8 +76,9 @@ class Embed(Stage):
 class NamedLaws(Stage):
     """The laws the question names ("under the PDPA", "แห่งประมวลรัษฎากร"): they get a list
     of their own and say which law a bare "มาตรา ๒๖" means. Naming every law searched (the
-    only one loaded) singles none out. So do the laws of the jurisdictions it names ("a Thai
-    bank", "EU customers"), in a list of their own too (`placed`)."""
+    only one loaded) singles none out. The laws of the jurisdictions it names ("a Thai bank",
+    "EU customers") are `placed`: routing reads them as evidence, and unless they are every
+    law searched they get a list of their own too."""
 
     name = "named_laws"
     metric = "vector_search"
@@ -91,9 +92,7 @@ class NamedLaws(Stage):
         if len(ctx.named) < len(ctx.visible):
             ctx.singled_out = ctx.named
         places = set(ctx.analysed.places)
-        placed = [law.id for law in ctx.visible if law.jurisdiction in places]
-        if len(placed) < len(ctx.visible):
-            ctx.placed = placed
+        ctx.placed = [law.id for law in ctx.visible if law.jurisdiction in places]
 
 
 class VectorSearch(Stage):
@@ -133,7 +132,7 @@ class VectorSearch(Stage):
                     "named_law", "chunks", chunks, vector_mode, ctx.singled_out, ctx.embedded
                 )
             )
-        if ctx.placed and ctx.enabled("placed_list"):
+        if ctx.placed and len(ctx.placed) < len(ctx.visible) and ctx.enabled("placed_list"):
             found.append(
                 VectorList("placed", "chunks", chunks, vector_mode, ctx.placed, ctx.embedded)
             )
