@@ -427,22 +427,27 @@ def test_a_penalty_questions_conduct_is_searched_by_meaning_for_seeds(stores):
         assert ("chunks", "dense") not in vectors.calls
 
 
-def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
+def add_rival_law(stores, text, chunk_text, **law):
+    """The GDPR beside the PDPA, with more sections than the deep chunk list holds, each
+    chunk a closer match to the question than any PDPA section."""
     graph, vectors, _ = stores
+    gdpr, version = "eu-gdpr", "eeee00000000"
+    graph.add_law(gdpr, version, title="General Data Protection Regulation", **law)
+    for number in range(25):
+        key = f"{gdpr}:s:{number}"
+        graph.add("Section", key, version, number=str(number), label=f"Article {number}", text=text)
+        vectors.add("chunks", key, chunk_text, law=gdpr, version=version,
+                    law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+    return gdpr
+
+
+def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
     laws.LAW_NAMES.clear()  # names are kept per law version; the fakes reuse versions
     words = "เก็บข้อมูลสุขภาพของพนักงาน"
     alone = run(stores, f"{words} ตาม PDPA")
     assert not any("named_law" in s.sources for s in alone.sections)  # one law: no new list
 
-    gdpr, version = "eu-gdpr", "eeee00000000"
-    graph.add_law(gdpr, version, title="General Data Protection Regulation", short_name="GDPR")
-    for number in range(25):  # more than the deep chunk list holds, each a closer match
-        key = f"{gdpr}:s:{number}"
-        graph.add(
-            "Section", key, version, number=str(number), label=f"Article {number}", text=words
-        )
-        vectors.add("chunks", key, f"{words} ข้อมูล สุขภาพ พนักงาน เก็บ", law=gdpr,
-                    version=version, law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+    gdpr = add_rival_law(stores, words, f"{words} ข้อมูล สุขภาพ พนักงาน เก็บ", short_name="GDPR")
     assert {s.law for s in run(stores, words).sections} == {gdpr}
 
     named = run(stores, f"{words} ตาม PDPA")
@@ -452,20 +457,12 @@ def test_a_law_the_question_names_gets_a_chunk_list_of_its_own(stores):
 
 
 def test_the_laws_of_a_jurisdiction_the_question_names_get_a_chunk_list_of_their_own(stores):
-    graph, vectors, _ = stores
+    _, vectors, _ = stores
     words = "employee health data collected"
     alone = run(stores, f"{words} by a Thai company")
     assert not any("placed" in s.sources for s in alone.sections)  # one law: no new list
 
-    gdpr, version = "eu-gdpr", "eeee00000000"
-    graph.add_law(gdpr, version, title="General Data Protection Regulation", jurisdiction="EU")
-    for number in range(25):  # more than the deep chunk list holds, each a closer match
-        key = f"{gdpr}:s:{number}"
-        graph.add(
-            "Section", key, version, number=str(number), label=f"Article {number}", text=words
-        )
-        vectors.add("chunks", key, f"{words} {words}", law=gdpr, version=version,
-                    law_version=f"{gdpr}@{version}", kind="section")  # fmt: skip
+    add_rival_law(stores, words, f"{words} {words}", jurisdiction="EU")
     vectors.add("chunks", f"{LAW}:s:26", f"{words} ข้อมูลสุขภาพ", law=LAW, version=V,
                 law_version=f"{LAW}@{V}", kind="section")  # fmt: skip
     assert not any("placed" in s.sources for s in run(stores, words).sections)  # no place named
