@@ -100,6 +100,10 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
         ("ข้อมูลส่วนบุคคล หมายความว่าอะไร", ("definition",)),
         ("What is personal data?", ("definition",)),
         ("definition of data controller", ("definition",)),
+        # whether a defined term takes in a case; not Thai "ถือเป็น", a tax ruling's "counts as income"
+        ("Does a licence plate count as personal data?", ("definition",)),
+        ("Who counts as a data controller?", ("definition",)),
+        ("รางวัลนี้ถือเป็นเงินได้หรือไม่", ()),
         ("ปรับปรุงข้อมูลให้ถูกต้อง", ()),  # "ปรับ" inside "ปรับปรุง" (improve) is no fine
         # "ผิด" inside "รับผิดชอบ" (responsible), "ผิดพลาด" (error), "ผิดนัด" (late payment)
         ("หน่วยงานที่รับผิดชอบต้องเสียภาษีหรือไม่", ()),
