@@ -95,6 +95,7 @@ def test_keywords_drop_stopwords_and_section_numbers_deterministically():
         ("what is the penalty if it gets it wrong?", ("penalty",)),
         ("Is there a fine or sanction?", ("penalty",)),
         ("We ignored the order. What can happen?", ("penalty",)),
+        ("We never asked them. What is our exposure here?", ("penalty",)),
         ("เก็บได้เว้นแต่กรณีใด", ("exception",)),
         ("Can we collect it unless consent is given? Any exemption?", ("exception",)),
         ("ข้อมูลส่วนบุคคล หมายความว่าอะไร", ("definition",)),
