@@ -47,6 +47,7 @@ RETRIEVAL_STEPS: dict[str, str] = {
     "english_rerank": "reorder each English law's first sections by the English model's ranking",
     "completion": "place each section's companions right after it",
     "part_definitions": "end the answer with the definitions of its part of the law",
+    "scope_sections": "end a question about whether a law applies with the law's scope section",
 }
 
 
@@ -188,6 +189,18 @@ class PartDefinitionTuning(_Tuning):
     support: int = Field(default=2, ge=1)  # how many of them must use the part's terms
 
 
+class ScopeTuning(_Tuning):
+    """A law's scope sections ("this Act does not apply to"), read among its first sections
+    (PDPA s.4 and s.5, GDPR Arts. 2 and 3, the Singapore Act's s.4), end the answer of a
+    question the intent model reads as asking whether the law applies."""
+
+    first: int = Field(default=12, ge=1)
+    # Below the rankers' intent threshold (0.5): the model gives `scope` 0.1-0.5 to questions
+    # on who a law leaves out; 0.4 and 0.3 chosen alike on the tuning parts, 0.5 none
+    # (docs/quality.md, "a law's scope sections").
+    threshold: float = Field(default=0.4, gt=0.0, lt=1.0)
+
+
 class SelectTuning(_Tuning):
     """What makes the answer (the seed article: 15 expanded nodes, 5 full sections)."""
 
@@ -207,6 +220,7 @@ class RetrievalSettings(_Tuning):
     companions: CompanionTuning = Field(default_factory=CompanionTuning)
     english_rerank: EnglishRerankTuning = Field(default_factory=EnglishRerankTuning)
     part_definitions: PartDefinitionTuning = Field(default_factory=PartDefinitionTuning)
+    scope: ScopeTuning = Field(default_factory=ScopeTuning)
     select: SelectTuning = Field(default_factory=SelectTuning)
     # Steps switched off by name (`RETRIEVAL_STEPS`).
     disabled: frozenset[str] = frozenset()

@@ -1,7 +1,7 @@
 """The walk query returns relationships and `retrieval.walk` rebuilds the paths from them.
 Checked on the real graph database (the Neo4j fixture, PDPA loaded) against a plain
 path query that returns every path whole, under the same rules. Likewise the read of the
-sections that use another section's defined terms."""
+sections that use another section's defined terms, and of a law's scope sections."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from services.core.graph_store import BoltGraphStore
 from services.core.retrieval import Seed, walk
 from services.core.retrieval.models import Law
-from services.core.retrieval.rankers import part_definitions
+from services.core.retrieval.rankers import part_definitions, scope_sections
 from tests.integration.conftest import LAW
 
 pytestmark = pytest.mark.integration
@@ -83,3 +83,14 @@ def test_the_part_definitions_read_matches_a_plain_query(pdpa_store: BoltGraphSt
     part_definitions.PART_DEFINITIONS.clear()
     law = Law(LAW, row["version"], None)
     assert part_definitions.part_definitions(pdpa_store, [law]) == {law_version: {}}
+
+
+def test_the_pdpa_s_scope_sections_are_read_from_the_graph(pdpa_store: BoltGraphStore):
+    (row,) = pdpa_store.run_read("published_laws")
+    law = Law(LAW, row["version"], None)
+    scope_sections.SCOPE_SECTIONS.clear()
+    # s.4 (what the Act does not apply to) and s.5 (its reach abroad); not s.2 (in force from)
+    assert scope_sections.scope_sections(pdpa_store, [law], 12) == {
+        law.law_version: (f"{LAW}:s:4", f"{LAW}:s:5")
+    }
+    scope_sections.SCOPE_SECTIONS.clear()

@@ -203,6 +203,16 @@ class FakeGraphStore:
                 )  # fmt: skip
         return rows
 
+    def _q_retrieval_scope_sections(self, versions: list[str], first: int) -> list[dict[str, Any]]:
+        return [
+            {"law_version": n.props["law_version"], "section": key,
+             "order": n.props["order"], "head": str(n.props.get("text", ""))[:160]}
+            for key, n in self.nodes.items()
+            if "Section" in n.labels
+            and n.props["law_version"] in versions
+            and 0 <= n.props.get("order", -1) <= first
+        ]  # fmt: skip
+
     def _of(self, key: str, label: str, law: str, law_version: str) -> bool:
         node = self.nodes.get(key)
         return bool(

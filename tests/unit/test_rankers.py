@@ -20,6 +20,11 @@ from services.core.retrieval.rankers.companions import (
 from services.core.retrieval.rankers.english_rerank import EnglishRerank
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PART_DEFINITIONS, PartDefinitions
+from services.core.retrieval.rankers.scope_sections import (
+    SCOPE_OPENING,
+    SCOPE_SECTIONS,
+    ScopeSections,
+)
 from services.core.retrieval.rankers.walk_paths import WalkPaths, cap_fanout, path_weight
 from services.core.retrieval.seeding import SeedEvidence, SeedWalk
 from services.core.retrieval.select import Rank
@@ -260,3 +265,64 @@ def test_part_definitions_end_the_answer_with_the_part_s_defining_section():
     assert [c.key for c in ctx.ranked] == ["rc:s:78", "rc:s:79", "rc:s:77/1", "rc:s:80"]
     assert ctx.ranked[2].steps[-1].type == "DEFINES"
     PART_DEFINITIONS.clear()
+
+
+def scope_context(scope: float, ranked: list[str], **fields) -> SearchContext:
+    """A law whose s.2 says when it comes into force, s.4 and s.5 what it does and does not
+    apply to, and s.30 (past the first sections) applies a rule to someone."""
+    SCOPE_SECTIONS.clear()
+    graph = FakeGraphStore()
+    graph.add_law(L, "v1")
+    texts = {
+        "2": (2, "พระราชบัญญัตินี้ให้ใช้บังคับตั้งแต่วันถัดจากวันประกาศในราชกิจจานุเบกษา"),
+        "4": (4, "พระราชบัญญัตินี้ไม่ใช้บังคับแก่ (๑) การเก็บรวบรวมข้อมูลส่วนบุคคลเพื่อประโยชน์ส่วนตน"),
+        "5": (5, "พระราชบัญญัตินี้ให้ใช้บังคับแก่การเก็บรวบรวม ใช้ หรือเปิดเผยข้อมูลส่วนบุคคล"),
+        "30": (30, "พระราชบัญญัตินี้ให้ใช้บังคับแก่ผู้ประมวลผลข้อมูลส่วนบุคคลด้วย"),
+    }
+    for number, (order, text) in texts.items():
+        graph.add("Section", key(number), "v1", number=number, order=order, text=text)
+    candidates = [Candidate(key(n), "section", vector=1.0 - i / 10) for i, n in enumerate(ranked)]
+    ctx = context(ranked=candidates, in_force={L: Law(L, "v1", None)}, **fields)
+    ctx.graph = graph
+    ctx.query = Query("x", top_k=3)
+    ctx.intent_probabilities = {"scope": scope}
+    return ctx
+
+
+def test_a_scope_question_ends_the_answer_with_its_law_s_scope_section():
+    ctx = scope_context(0.7, ["26", "27", "28", "29"])
+    ScopeSections().run(ctx)
+    assert [c.key for c in ctx.ranked] == [key("26"), key("27"), key("4"), key("28"), key("29")]
+    # of the two, the one the vector search scored; a law's later sections are never read
+    ctx = scope_context(0.7, ["26", "27", "28"], deep_scores={key("5"): 0.2, key("30"): 0.9})
+    ScopeSections().run(ctx)
+    assert [c.key for c in ctx.ranked][:3] == [key("26"), key("27"), key("5")]
+    SCOPE_SECTIONS.clear()
+
+
+@pytest.mark.parametrize(
+    ("scope", "ranked"),
+    [(0.3, ["26", "27", "28"]), (0.7, ["26", "5", "28"])],
+    ids=["not a scope question", "a scope section is in the answer already"],
+)
+def test_scope_sections_leave_the_answer_as_it_is(scope, ranked):
+    ctx = scope_context(scope, ranked)
+    ScopeSections().run(ctx)
+    assert [c.key for c in ctx.ranked] == [key(n) for n in ranked]
+    SCOPE_SECTIONS.clear()
+
+
+@pytest.mark.parametrize(
+    ("head", "scope"),
+    [
+        ("พระราชบัญญัตินี้ไม่ใช้บังคับแก่ (๑) การเก็บรวบรวม", True),
+        ("1.   This Regulation applies to the processing of personal data", True),
+        ("—(1) Parts 3, 4, 5, 6, 6A and 6B do not impose any obligation on —", True),
+        ("This Act shall not apply to any public agency", True),
+        ("พระราชบัญญัตินี้ให้ใช้บังคับตั้งแต่วันถัดจากวันประกาศ", False),  # in force from
+        ("1.   This Regulation lays down rules relating to the protection", False),
+        ("ให้นำความในมาตรา ๒๓ มาใช้บังคับแก่การเก็บรวบรวม", False),  # applies another section
+    ],
+)
+def test_a_scope_section_is_read_from_how_it_opens(head, scope):
+    assert bool(SCOPE_OPENING.match(head)) is scope

@@ -6,7 +6,7 @@
                             route_laws law_focus seed walk seed_evidence walk_paths
                             multi_seed companions companion_lift companionless_seed
                             cited_first rank english_rerank completion part_definitions
-                            select details assemble
+                            scope_sections select details assemble
 
 The flat modes skip the walk so the evaluation harness can compare them with graph mode.
 Each stage reads and writes the request's `SearchContext`; `Candidate.score` combines what
@@ -41,6 +41,7 @@ from services.core.retrieval.rankers.companions import (
 from services.core.retrieval.rankers.english_rerank import EnglishRerank
 from services.core.retrieval.rankers.multi_seed import MultiSeed
 from services.core.retrieval.rankers.part_definitions import PartDefinitions
+from services.core.retrieval.rankers.scope_sections import ScopeSections
 from services.core.retrieval.rankers.walk_paths import WalkPaths
 from services.core.retrieval.routing import RouteLaws, routes_out
 from services.core.retrieval.seeding import SeedEvidence, SeedWalk
@@ -100,7 +101,7 @@ def pipeline_for(mode: str) -> Pipeline:
                 ReadLaws(), Analyse(), Embed(graph=True), ReadIntents(), NamedLaws(), VectorSearch(mode),
                 Fuse(deep=True), RouteLaws(), LawFocus(), SeedWalk(), Walk(), SeedEvidence(), WalkPaths(),
                 MultiSeed(), Companions(), CompanionLift(), CompanionlessSeed(), CitedFirst(),
-                Rank(), EnglishRerank(), Completion(), PartDefinitions(), Select(), Details(),
+                Rank(), EnglishRerank(), Completion(), PartDefinitions(), ScopeSections(), Select(), Details(),
                 Assemble(),
             ],
         )  # fmt: skip
