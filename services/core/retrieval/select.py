@@ -62,6 +62,17 @@ class Select(Stage):
         ctx.chosen = sections + others
 
 
+def last_in_answer(ranked: list[Candidate], candidate: Candidate, top_k: int) -> list[Candidate]:
+    """`ranked` with `candidate` as the answer's last section (the `top_k`-th), or after
+    every section when there are fewer: a section a step adds to end the answer."""
+    rest = [c for c in ranked if c.key != candidate.key]
+    sections = [c for c in rest if c.kind == "section"]
+    if len(sections) < top_k:
+        return [*rest, candidate]
+    at = rest.index(sections[top_k - 1])
+    return [*rest[:at], candidate, *rest[at:]]
+
+
 def guarantee(
     sections: list[Candidate], spare: list[Candidate], laws: list[str], least: int
 ) -> list[Candidate]:

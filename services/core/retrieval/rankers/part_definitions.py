@@ -11,6 +11,7 @@ from services.core.ports import GraphStore
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import keep_per_version, law_of
 from services.core.retrieval.models import Candidate, Law, Step
+from services.core.retrieval.select import last_in_answer
 from services.core.retrieval.stage import Stage
 
 # A part's definitions: a defining section whose text says its definitions hold in one
@@ -71,12 +72,7 @@ class PartDefinitions(Stage):
             )
         candidate.follows = max(candidate.follows, user.score * ctx.tuning.walk.hop_decay**2)
         candidate.note(f"part_definitions: defines {term!r}, used by {len(support[best])} of top")
-        rest = [c for c in ranked if c.key != best]
-        if len(sections) < top_k:
-            ctx.ranked = [*rest, candidate]
-            return
-        at = rest.index(sections[top_k - 1])
-        ctx.ranked = [*rest[:at], candidate, *rest[at:]]
+        ctx.ranked = last_in_answer(ranked, candidate, top_k)
 
 
 def part_definitions(

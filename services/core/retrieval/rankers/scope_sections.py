@@ -12,6 +12,7 @@ from services.core.ports import GraphStore
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.laws import keep_per_version, law_of
 from services.core.retrieval.models import Candidate, Law
+from services.core.retrieval.select import last_in_answer
 from services.core.retrieval.stage import Stage
 
 # How a scope section opens: "พระราชบัญญัตินี้(ไม่)ใช้บังคับแก่…" (this Act applies / does not
@@ -30,10 +31,10 @@ SCOPE_SECTIONS: dict[str, tuple[str, ...]] = {}
 
 
 class ScopeSections(Stage):
-    """When the intent model gives `scope` at least `ScopeTuning.threshold`, the answer's first
-    law's scope section ends the answer, unless one of them is in it already: of several (the PDPA's exclusions in s.4,
-    its territorial reach in s.5), the one the vector search scored highest, else the
-    first. Reads the graph once per law version."""
+    """When the intent model gives `scope` at least `ScopeTuning.threshold`, the answer's
+    first law's scope section ends the answer, unless one of them is in it already: of
+    several (the PDPA's exclusions in s.4, its territorial reach in s.5), the one the vector
+    search scored highest, else the first. Reads the graph once per law version."""
 
     name = "scope_sections"
     optional = True
@@ -56,12 +57,7 @@ class ScopeSections(Stage):
         )
         candidate.sources.add("graph")
         candidate.note("scope_sections: the question asks whether its law applies")
-        rest = [c for c in ctx.ranked if c.key != best]
-        if len(sections) < top_k:
-            ctx.ranked = [*rest, candidate]
-            return
-        at = rest.index(sections[top_k - 1])
-        ctx.ranked = [*rest[:at], candidate, *rest[at:]]
+        ctx.ranked = last_in_answer(ctx.ranked, candidate, top_k)
 
 
 def scope_sections(
