@@ -9,7 +9,7 @@ from services.core.ports import VectorHit
 from services.core.retrieval import laws, search, section_refs
 from services.core.retrieval import vectors as vector_lists
 from services.core.retrieval.models import Law
-from services.core.retrieval.rankers import part_definitions
+from services.core.retrieval.rankers import part_definitions, scope_sections
 from services.core.settings import Settings
 from tests.unit.retrieval_fakes import FakeEnglishModel, V, mini_pdpa
 
@@ -27,9 +27,11 @@ def _fresh_caches():
     # Retrieval keeps what it read per law version; the fakes reuse one version per test.
     laws.LAW_NAMES.clear()
     part_definitions.PART_DEFINITIONS.clear()
+    scope_sections.SCOPE_SECTIONS.clear()
     yield
     laws.LAW_NAMES.clear()
     part_definitions.PART_DEFINITIONS.clear()
+    scope_sections.SCOPE_SECTIONS.clear()
 
 
 def run(stores, question, settings=None, **kwargs):
