@@ -245,6 +245,20 @@ def named_places(lowered: str) -> tuple[str, ...]:
     return tuple(code for code, pattern in _place_patterns().items() if pattern.search(lowered))
 
 
+def qualifying_places(lowered: str, start: int, end: int) -> tuple[str, ...]:
+    """The jurisdiction codes whose place words qualify the name at `lowered[start:end]`:
+    written right before it ("the thai pdpa", "singapore's pdpa") or right after it ("pdpa
+    of thailand", "pdpa (singapore)", "…ของไทย"). A place named elsewhere in the question
+    ("a Singapore company") does not qualify the name."""
+    before, after = lowered[max(0, start - 40) : start], lowered[end : end + 40]
+    return tuple(
+        code
+        for code, pattern in _place_patterns().items()
+        if re.search(rf"(?:{pattern.pattern})(?:['’]s)?\s*$", before)
+        or re.match(rf"\s*(?:of|in|ของ|แห่ง|\()\s*(?:the\s+)?(?:{pattern.pattern})", after)
+    )
+
+
 @lru_cache(maxsize=1)
 def _place_patterns() -> dict[str, re.Pattern[str]]:
     """One pattern per jurisdiction. Latin-script words match whole ("eu" is not in

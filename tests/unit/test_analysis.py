@@ -10,6 +10,7 @@ from services.core.analysis import (
     analyse_question,
     asking_part,
     normalise_section_number,
+    qualifying_places,
     without_intent_words,
 )
 from services.core.bootstrap import build_keyword_source
@@ -276,3 +277,18 @@ def test_the_jurisdictions_a_question_names_are_read_from_its_place_people_and_m
     question, places
 ):
     assert analyse_question(question).places == places
+
+
+@pytest.mark.parametrize(
+    ("question", "places"),
+    [
+        ("does the thai pdpa apply to a singapore company?", ("TH",)),
+        ("under singapore's pdpa, may we", ("SG",)),
+        ("the pdpa of thailand says", ("TH",)),
+        ("is the pdpa (singapore) stricter", ("SG",)),
+        ("a singapore company asks whether the pdpa applies", ()),  # named elsewhere
+    ],
+)
+def test_a_place_qualifies_a_law_s_name_only_right_before_or_after_it(question, places):
+    start = question.index("pdpa")
+    assert qualifying_places(question, start, start + len("pdpa")) == places

@@ -351,6 +351,11 @@ def test_a_name_two_laws_share_means_the_one_of_the_jurisdiction_the_question_na
     assert [s.key for s in thai.seeds] == [f"{LAW}:s:26"] and thai.seeds[0].certain
     singapore = run(stores, "What does section 26 of Singapore's PDPA say?", settings=settings)
     assert [s.key for s in singapore.seeds] == ["sg-pdpa-2012:s:26"]
+    # a place named elsewhere ("a Singapore company") does not take the name from the one
+    # that qualifies it
+    applies = run(stores, "Does section 26 of the Thai PDPA bind a Singapore company?",
+                  settings=settings)  # fmt: skip
+    assert [s.key for s in applies.seeds] == [f"{LAW}:s:26"]
     # no place named: the name still means both laws, and the section number is uncertain
     either = run(stores, "What does section 26 of the PDPA say?", settings=settings)
     assert {s.key for s in either.seeds} == {f"{LAW}:s:26", "sg-pdpa-2012:s:26"}

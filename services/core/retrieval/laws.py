@@ -8,12 +8,14 @@ are kept per law version.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
+from services.core.analysis import qualifying_places
 from services.core.errors import InvalidQuery, NotFound
 from services.core.ports import GraphStore, VectorHit
 from services.core.retrieval.models import Law
@@ -158,8 +160,9 @@ def named_laws(
 ) -> list[str]:
     """The laws the question names by title, short name or alias, in `names`' order. A
     name several laws share ("PDPA": Thailand's and Singapore's) means those of them whose
-    jurisdiction (`jurisdictions`, law -> "TH") the question names ("the Thai PDPA"), when
-    it names one of theirs."""
+    jurisdiction (`jurisdictions`, law -> "TH") qualifies the name ("the Thai PDPA", "the
+    PDPA of Singapore"), else those whose jurisdiction the question names elsewhere, else
+    all of them: "Does the Thai PDPA apply to a Singapore company?" names Thailand's."""
     jurisdictions = jurisdictions or {}
     text = normalised_question.lower()
     sharing: dict[str, list[str]] = defaultdict(list)
@@ -168,9 +171,15 @@ def named_laws(
             if name in text:
                 sharing[name].append(law)
     named: set[str] = set()
-    for found in sharing.values():
+    for name, found in sharing.items():
+        qualifying = {
+            code
+            for match in re.finditer(re.escape(name), text)
+            for code in qualifying_places(text, match.start(), match.end())
+        }
+        qualified = [law for law in found if jurisdictions.get(law, "") in qualifying]
         placed = [law for law in found if jurisdictions.get(law, "") in places]
-        named.update(placed or found)
+        named.update(qualified or placed or found)
     return [law for law in names if law in named]
 
 
