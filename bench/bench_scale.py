@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
             }
             for name, seeds in SEED_SETS.items():
                 walk = _walk_call(stack, seeds, published)
-                paths = walk()
+                paths, _ = walk()
                 row[f"walk_{name}"] = {
                     **time_calls([walk], rounds=args.walk_rounds),
                     "paths": len(paths),
@@ -73,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _walk_call(
     stack: Stack, seeds: list[str], published: list[str]
-) -> Callable[[], list[WalkPath]]:
+) -> Callable[[], tuple[list[WalkPath], set[tuple[str, str]]]]:
     walk_seeds = [Seed(key, key.split(":", 1)[0], "vector", 1.0) for key in seeds]
     return lambda: walk(stack.graph, walk_seeds, published, max_hops=2)
 

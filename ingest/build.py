@@ -360,6 +360,8 @@ class _Builder:
                     "currency": items[0].currency,
                     "max_prison_months": _max(p.max_prison_months for p in items),
                     "penalties": [p.key for p in items],
+                    # punished only as another section applies the duty to someone else
+                    "applied": all(target in p.applied for p in items),
                 },
             )
 

@@ -40,7 +40,7 @@ _PENALTY_RE = re.compile(
 # Criminal Fines to Fines, B.E. 2565); ค่าปรับทางแพ่ง: a civil fine. Neither is a criminal
 # punishment.
 _ADMINISTRATIVE_RE = re.compile(
-    r"ปรับทางปกครอง|พินัย|ทางแพ่ง|administrative\sfine|financial\spenalty|過料", re.IGNORECASE
+    r"ปรับ\s?ทางปกครอง|พินัย|ทางแพ่ง|administrative\sfine|financial\spenalty|過料", re.IGNORECASE
 )
 # A clause that states what the sanction is, as against one that only declares an offence
 # ("A person who fails to comply with subsection (1) shall be guilty of an offence.").
@@ -142,6 +142,14 @@ _EN_LOOSE_STOP_RE = re.compile(r"\b(?:[Ss]ections?|Articles?)\s|\n|\bliable\b|pe
 # before "ผู้ใด" ("ผู้สอบบัญชีตามมาตรา ๕๙ ผู้ใดทำรายงานเท็จ") or a person appointed under a
 # section ("บุคคลซึ่งคณะกรรมการแต่งตั้งตามมาตรา ๒๔").
 _TH_SUBJECT_END_RE = re.compile(r"ผู้ใด")
+# A duty breached as another section applies it to someone else ("ไม่ปฏิบัติตามมาตรา ๓๙
+# วรรคหนึ่ง ซึ่งได้นำมาใช้บังคับโดยอนุโลมตามมาตรา ๓๙ วรรคสอง": PDPA s.88 fines a foreign
+# controller's representative, to whom s.39 paragraph 2 extends the controller's records
+# duty), read right after the cited duty; and the section that applies it, right before it.
+_TH_APPLIED = r"[ \t\u00a0]?(?:ซึ่ง)?(?:ได้)?นำมาใช้บังคับ[^\n]{0,60}?โดยอนุโลม"
+_TH_APPLIED_RE = re.compile(_TH_APPLIED)
+_TH_APPLYING_RE = re.compile(r"โดยอนุโลม[ \t\u00a0]?(?:ตาม|ตามความใน)[ \t\u00a0]?$")
+_TH_APPLIED_BY_RE = re.compile(_TH_APPLIED + r"[ \t\u00a0]?(?:ตาม|ตามความใน)[ \t\u00a0]?")
 _TH_SANCTION_RE = re.compile(r"ต้องระวางโทษ|ระวางโทษ|มีความผิด|ต้องชำระค่าปรับ|ต้องโทษปรับ")
 _TH_APPOINTED_RE = re.compile(r"(?:แต่งตั้ง|จัดตั้ง)(?:ขึ้น)?[ \t\u00a0]?(?:ตาม|ตามความใน)?[ \t\u00a0]?$")
 _LIST_GAP_RE = re.compile(
@@ -194,6 +202,8 @@ class Penalty:
     currency: str | None  # "THB", "EUR", "SGD", ...
     max_prison_months: int | None
     breached: tuple[str, ...]  # keys of the sections whose breach it punishes
+    # those of them it punishes only as another section applies them (`_applied_breaches`)
+    applied: tuple[str, ...] = ()
     general: bool = False  # sanctions this law's offences that carry no penalty of their own
     offence_only: bool = False  # declares an offence and states no sanction
 
@@ -212,6 +222,7 @@ def find_penalties(section: Section, law: Law, resolutions: list[Resolution]) ->
         inside = [r for r in resolutions if start <= r.citation.span[0] < end]
         breached = _breached(section.text, start, end, inside, law.language)
         breached += _division_breaches(section, start, end, law)
+        breached = [t for t in dict.fromkeys(breached) if t != section.key]
         fine = max_fine(chunk)
         kind = "administrative" if _ADMINISTRATIVE_RE.search(chunk) else "criminal"
         index = len(out) + 1
@@ -225,13 +236,36 @@ def find_penalties(section: Section, law: Law, resolutions: list[Resolution]) ->
                 max_fine=fine[0] if fine else None,
                 currency=(fine[1] or None) if fine else None,
                 max_prison_months=max_prison_months(chunk),
-                breached=tuple(t for t in dict.fromkeys(breached) if t != section.key),
+                breached=tuple(breached),
+                applied=_applied_breaches(section.text, inside, breached),
                 general=_GENERAL_PENALTY_RE.search(chunk) is not None,
                 offence_only=bool(_OFFENCE_DECLARED_RE.search(chunk))
                 and not _SANCTION_STATED_RE.search(chunk),
             )
         )
     return out
+
+
+def _applied_breaches(
+    text: str, resolutions: list[Resolution], breached: list[str]
+) -> tuple[str, ...]:
+    """The breached sections a penal clause cites only as another section applies them
+    (`_TH_APPLIED_RE`): the duty is someone else's, extended "mutatis mutandis", and a
+    lawyer reads it with the penalty of its own addressee first. A section cited once as
+    applied and once in its own right (PDPA s.82: s.23, and s.23 as s.25 applies it) is
+    breached in its own right; the section that applies it (s.25) is neither."""
+    as_applied: set[str] = set()
+    direct: set[str] = set()
+    for resolution in resolutions:
+        target = resolution.target
+        if target not in breached:
+            continue
+        start, end = resolution.citation.span
+        if _TH_APPLIED_RE.match(text, end):
+            as_applied.add(target)
+        elif not _TH_APPLYING_RE.search(text, max(0, start - 30), start):
+            direct.add(target)
+    return tuple(t for t in breached if t in as_applied and t not in direct)
 
 
 def link_general_penalties(penalties: list[Penalty]) -> list[Penalty]:
@@ -285,6 +319,11 @@ def _breached(
         assert target is not None  # noqa: S101 - filtered above
         if chain_end is not None and span[0] <= chain_end:
             out.append(target)  # another variant/range item of the same token
+            continue
+        if chain_end is not None and _TH_APPLIED_BY_RE.fullmatch(text, chain_end, span[0]):
+            # "มาตรา ๓๙ วรรคหนึ่ง ซึ่งได้นำมาใช้บังคับโดยอนุโลมตามมาตรา ๓๙ วรรคสอง และมาตรา ๔๑
+            # วรรคหนึ่ง": the section that applies the duty just cited; the list goes on
+            chain_end = span[1]
             continue
         gap_start = chain_end if chain_end is not None else -1
         directly = any(_is_gap(text, t, span[0]) for t in triggers)

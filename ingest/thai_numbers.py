@@ -50,7 +50,7 @@ _DURATION_RE = re.compile(
     rf"(?P<n>{NUMBER_PATTERN})\s*(?P<unit>ปี|เดือน|วัน|years?|months?|days?)", re.IGNORECASE
 )
 _FINE_TH_RE = re.compile(
-    rf"ปรับ(?:ทางปกครอง|เป็นพินัย)?\s*(?:ไม่เกิน(?:กว่า)?(?:คนละ)?|ตั้งแต่\s*{NUMBER_PATTERN}\s*บาท\s*ถึง)\s*(?P<n>{NUMBER_PATTERN})\s*บาท"
+    rf"ปรับ(?:\s?ทางปกครอง|\s?เป็นพินัย)?\s*(?:ไม่เกิน(?:กว่า)?(?:คนละ)?|ตั้งแต่\s*{NUMBER_PATTERN}\s*บาท\s*ถึง)\s*(?P<n>{NUMBER_PATTERN})\s*บาท"
 )
 _FINE_EN_RE = re.compile(
     r"(?:fines?|fined)\b[^.;]{0,80}?(?:up to|not exceeding|exceeding|of)\s+"

@@ -13,7 +13,9 @@
 // $limit bounds what a hub returns, shortest paths first. The query returns the distinct
 // relationships of its paths, [type, start key, end key], as ONE row; `retrieval.walk`
 // rebuilds the paths from them with the same rules, and node details come afterwards from
-// retrieval_nodes for the few nodes that make the cut.
+// retrieval_nodes for the few nodes that make the cut. Beside them, [start key, end key]
+// of the PENALIZES among them that punish a duty only as another section applies it
+// (`applied`: a representative's fine for the controller's duty), a weaker companion.
 //
 // The second branch walks the $anchors (lower vector hits, sections) one hop only, to see
 // who penalises them (or cites them and penalises something) without their whole
@@ -31,7 +33,8 @@ WHERE length(p) <= $max_hops
 WITH p ORDER BY length(p) LIMIT $limit
 UNWIND relationships(p) AS r
 WITH DISTINCT r
-RETURN collect([type(r), startNode(r).key, endNode(r).key]) AS edges
+RETURN collect([type(r), startNode(r).key, endNode(r).key]) AS edges,
+       collect(CASE WHEN r.applied THEN [startNode(r).key, endNode(r).key] END) AS applied
 UNION ALL
 UNWIND $anchors AS k
 MATCH p = (s:Section {key: k})-[:REFERENCES|PENALIZES|PRESCRIBES|DEFINES|GRANTS_EXEMPTION|EXEMPTS_FROM]-(n)
@@ -39,4 +42,5 @@ WHERE s.law_version IN $published AND (n.law_version IS NULL OR n.law_version IN
 WITH p LIMIT $limit
 UNWIND relationships(p) AS r
 WITH DISTINCT r
-RETURN collect([type(r), startNode(r).key, endNode(r).key]) AS edges
+RETURN collect([type(r), startNode(r).key, endNode(r).key]) AS edges,
+       collect(CASE WHEN r.applied THEN [startNode(r).key, endNode(r).key] END) AS applied

@@ -61,8 +61,10 @@ log = logging.getLogger(__name__)
 # read as drafted (inserted clauses "(๕/๑)", "(5A)" and numbered items stay in their list, a
 # title printed above the text is the title, Singapore list lines), cited clauses side by
 # side are siblings, a decree's citation of a section it lacks reaches its enabling Act, and
-# an unspaced Thai law name stops before "นั้น" (that).
-PIPELINE_VERSION = "8"
+# an unspaced Thai law name stops before "นั้น" (that); 9: a PENALIZES edge says whether it
+# punishes its duty only as another section applies it ("applied"), a list of breaches
+# goes on after such a section, and "ปรับ ทางปกครอง" is an administrative fine.
+PIPELINE_VERSION = "9"
 # Labels whose nodes belong to one version of one law (Law, ExternalLaw and Concept nodes
 # are shared across versions).
 VERSIONED_LABELS = frozenset(

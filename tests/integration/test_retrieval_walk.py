@@ -52,18 +52,29 @@ def test_rebuilt_paths_are_the_paths_of_the_graph(pdpa_store: BoltGraphStore, ma
         Seed(f"{LAW}:ex:26:1", LAW, "vector", 0.8, kind="exemption"),
         Seed(f"{LAW}:s:37", LAW, "vector", 0.5, hops=1),  # an anchor: one hop
     ]
+    paths, _ = walk(pdpa_store, seeds, published, max_hops)
     rebuilt = {
         (
             tuple(s.key for s in path.steps),
             tuple(s.type for s in path.steps[1:]),
             tuple(a.key if s.direction == "out" else s.key for a, s in pairwise(path.steps)),
         )
-        for path in walk(pdpa_store, seeds, published, max_hops)
+        for path in paths
     }
     expected = _whole(pdpa_store, [s.key for s in seeds[:4]], WALKED, max_hops)
     expected |= _whole(pdpa_store, [f"{LAW}:s:37"], ANCHOR, 1)
     assert len(expected) > 50
     assert rebuilt == expected
+
+
+def test_the_walk_tells_a_duty_punished_only_as_applied(pdpa_store: BoltGraphStore):
+    """s.88 fines a foreign controller's representative for the records duty of s.39 "as
+    applied mutatis mutandis" by s.39 paragraph 2; s.82 fines the controller itself."""
+    published = [f"{r['law']}@{r['version']}" for r in pdpa_store.run_read("published_laws")]
+    paths, applied = walk(pdpa_store, [Seed(f"{LAW}:s:39", LAW, "vector", 1.0)], published, 1)
+    penal = {path.steps[1].key for path in paths if path.steps[1].type == "PENALIZES"}
+    assert {f"{LAW}:s:82", f"{LAW}:s:88"} <= penal
+    assert applied == {(f"{LAW}:s:88", f"{LAW}:s:39")}
 
 
 def test_the_part_definitions_read_matches_a_plain_query(pdpa_store: BoltGraphStore):

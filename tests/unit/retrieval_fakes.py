@@ -180,7 +180,21 @@ class FakeGraphStore:
                 for path in paths[:limit]
                 for before, step in pairwise(path.steps)
             }
-            rows.append({"edges": [list(edge) for edge in sorted(edges)]})
+            applied = {
+                (e.source, e.target)
+                for e in self.edges
+                if e.type == "PENALIZES" and e.props.get("applied")
+            }
+            rows.append(
+                {
+                    "edges": [list(edge) for edge in sorted(edges)],
+                    "applied": [
+                        [a, b]
+                        for t, a, b in sorted(edges)
+                        if t == "PENALIZES" and (a, b) in applied
+                    ],
+                }
+            )
         return rows
 
     def _q_retrieval_part_definitions(self, laws: list[list[str]]) -> list[dict[str, Any]]:

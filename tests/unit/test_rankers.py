@@ -132,6 +132,27 @@ def test_companions_are_read_off_the_paths_and_lift_the_section_they_complete():
     assert candidates[key("27")].evidence == 0.5  # nothing punishes it on these paths
 
 
+def test_a_penalty_for_the_duty_as_applied_to_someone_else_is_a_weaker_companion():
+    # s.39 is punished by s.82 (the controller's fine) and by s.88, a representative's
+    # fine for s.39 as another section applies it
+    paths = [
+        WalkPath((origin("39"), step(1, "PENALIZES", "in", n)), "section") for n in ("82", "88")
+    ]
+    ctx = context(intents=("penalty",), seeds=[Seed(key("39"), L, "vector", 1.0)], paths=paths,
+                  roles=roles(p.steps for p in paths), candidates={})  # fmt: skip
+    Companions().run(ctx)
+    assert [(c, strength) for c, strength, _ in ctx.companions[key("39")]] == [
+        (key("82"), 0),
+        (key("88"), 0),
+    ]
+    ctx.applied_penalties = {(key("88"), key("39"))}
+    Companions().run(ctx)
+    assert [(c, strength) for c, strength, _ in ctx.companions[key("39")]] == [
+        (key("82"), 0),
+        (key("88"), 1),
+    ]
+
+
 def test_a_seed_without_a_companion_for_the_intent_is_lowered():
     seeds = [Seed(key("27"), L, "vector", 1.0)]
     candidate = Candidate(key("27"), "section", vector=0.6)

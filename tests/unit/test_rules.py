@@ -87,8 +87,36 @@ def test_every_pdpa_penalty_section_has_a_penalty_and_a_breached_section(pdpa: L
     assert found["82"][2] == ["19", "23", "30", "39", "41", "42"]
     assert found["83"][1] == 3_000_000
     assert found["89"][2] == ["75", "76"]
+    # a representative's fine for ss.39 and 41 as applied to it by their own paragraphs
+    assert found["88"] == (["administrative"], 1_000_000, ["39", "41"])
+    assert [[k.rsplit(":s:", 1)[1] for k in p.applied] for p in _penalties(pdpa, "88")] == [
+        ["39", "41"]
+    ]
     assert found["80"] == (["criminal"], 500_000, [])  # disclosure offence, no section named
     assert _penalties(pdpa, "90") == []  # procedure for administrative fines, not a penalty
+
+
+def test_a_duty_breached_as_another_section_applies_it_is_marked_applied() -> None:
+    law = thai_law(
+        {
+            "1": "ผู้ควบคุมต้องบันทึกรายการ",
+            "2": "ให้นำความในมาตรา 1 และมาตรา 3 มาใช้บังคับแก่ตัวแทนโดยอนุโลม",
+            "3": "ผู้ควบคุมต้องแต่งตั้งเจ้าหน้าที่",
+            "4": "ผู้ควบคุมผู้ใดไม่ปฏิบัติตามมาตรา 1 หรือไม่ปฏิบัติตามมาตรา 3 ซึ่งได้นำมาใช้บังคับ"
+            "โดยอนุโลมตามมาตรา 2 ต้องระวางโทษปรับทางปกครองไม่เกินหนึ่งล้านบาท",
+            # a line-wrapped source: "ปรับ ทางปกครอง"
+            "5": "ตัวแทนผู้ใดไม่ปฏิบัติตามมาตรา 1 ซึ่งได้นำมาใช้บังคับโดยอนุโลมตามมาตรา 2 และ"
+            "มาตรา 3 ซึ่งได้นำมาใช้บังคับโดยอนุโลมตามมาตรา 2 ต้องระวางโทษปรับ ทางปกครองไม่เกิน"
+            "หนึ่งล้านบาท",
+        }
+    )
+    [controller] = _penalties(law, "4")
+    assert _breached([controller]) == {"1", "3"}
+    assert [key.rsplit(":s:", 1)[1] for key in controller.applied] == ["3"]
+    [representative] = _penalties(law, "5")
+    assert _breached([representative]) == {"1", "3"}  # the list goes on after "ตามมาตรา 2"
+    assert [key.rsplit(":s:", 1)[1] for key in representative.applied] == ["1", "3"]
+    assert (representative.kind, representative.max_fine_thb) == ("administrative", 1_000_000)
 
 
 def test_citation_that_only_qualifies_the_act_is_not_a_breach() -> None:

@@ -80,6 +80,9 @@ class SearchContext:
     seeds: list[Seed] = field(default_factory=list)
     paths: list[WalkPath] = field(default_factory=list)
     roles: dict[str, set[str]] = field(default_factory=dict)  # key -> types it starts
+    # (penal section, duty) of the PENALIZES the walk saw that punish the duty only as
+    # another section applies it (`ingest.rules.Penalty.applied`)
+    applied_penalties: set[tuple[str, str]] = field(default_factory=set)
     # companions: section key -> [(companion key, pattern strength, path)]
     companions: dict[str, list[tuple[str, int, tuple[Step, ...]]]] = field(default_factory=dict)
     # rank, select, assemble

@@ -34,7 +34,7 @@ class Walk(Stage):
 
     def run(self, ctx: SearchContext) -> None:
         if ctx.seeds and ctx.query.max_hops > 0:
-            ctx.paths = walk(
+            ctx.paths, ctx.applied_penalties = walk(
                 ctx.graph,
                 ctx.seeds,
                 ctx.published,
@@ -51,9 +51,10 @@ def walk(
     max_hops: int,
     *,
     limit: int = 2000,
-) -> list[WalkPath]:
+) -> tuple[list[WalkPath], set[tuple[str, str]]]:
     """Run the walk query: seeds up to `max_hops`, anchors one hop. It returns the
-    relationships of the paths it found; the paths are rebuilt from them here."""
+    relationships of the paths it found; the paths are rebuilt from them here. And the
+    (penal section, duty) of its PENALIZES edges whose duty is punished only as applied."""
     rows = graph.run_read(
         "retrieval_walk",
         seeds=[seed.key for seed in seeds if not seed.anchor],
@@ -63,7 +64,8 @@ def walk(
         limit=limit,
     )
     edges = {(str(t), str(a), str(b)) for row in rows for t, a, b in row.get("edges") or []}
-    return rebuild_paths(seeds, edges, max_hops)
+    applied = {(str(a), str(b)) for row in rows for a, b in row.get("applied") or []}
+    return rebuild_paths(seeds, edges, max_hops), applied
 
 
 def rebuild_paths(seeds: Sequence[Seed], edges: Collection[Edge], max_hops: int) -> list[WalkPath]:

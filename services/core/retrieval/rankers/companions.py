@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import groupby, islice
+from itertools import groupby, islice, pairwise
 
 from ingest.graph import RelType
 from services.core.retrieval.context import SearchContext
@@ -57,7 +57,11 @@ class Companions(Stage):
 
     def run(self, ctx: SearchContext) -> None:
         ctx.companions = find_companions(
-            [path.steps for path in ctx.paths], ctx.intents, ctx.roles, ctx.deep_scores
+            [path.steps for path in ctx.paths],
+            ctx.intents,
+            ctx.roles,
+            ctx.deep_scores,
+            ctx.applied_penalties,
         )
         kinds_seen = {path.steps[-1].key: path.kind for path in ctx.paths}
         for links in ctx.companions.values():
@@ -163,12 +167,16 @@ def find_companions(
     intents: Sequence[str],
     roles: Mapping[str, set[str]],
     evidence: Collection[str],
+    applied: Collection[tuple[str, str]] = (),
 ) -> Links:
     """section key -> its companions for the question's intents, each with its pattern's
     strength (0 strongest) and the path that links them. `evidence`: the keys the vector
-    search found, for the patterns that need it. Every edge of a path is an edge of the
-    graph, and a pattern of two edges appears on a 2-hop path or as the two last steps of
-    one."""
+    search found, for the patterns that need it. `applied`: (penal section, duty) of the
+    PENALIZES edges that punish the duty only as another section applies it to someone
+    else; over one, a pattern is a step weaker (PDPA s.39's records duty is completed by
+    s.82, the controller's fine, before s.88, its representative's). Every edge of a path
+    is an edge of the graph, and a pattern of two edges appears on a 2-hop path or as the
+    two last steps of one."""
     wanted = [
         (strength, pattern)
         for intent in intents
@@ -190,10 +198,11 @@ def find_companions(
                     for step, expected in zip(window[1:], pattern.steps, strict=True)
                 ):
                     continue
+                weight = strength + 1 if applied and _over_applied(window, applied) else strength
                 best = found[anchor].get(companion)
-                if best is None or (strength, len(window)) < (best[0], len(best[1])):
+                if best is None or (weight, len(window)) < (best[0], len(best[1])):
                     found[anchor][companion] = (
-                        strength,
+                        weight,
                         tuple(
                             Step(j, s.type, s.direction, s.key, s.label)
                             for j, s in enumerate(window)
@@ -203,3 +212,13 @@ def find_companions(
         anchor: [(key, strength, path) for key, (strength, path) in sorted(links.items())]
         for anchor, links in found.items()
     }
+
+
+def _over_applied(window: Sequence[Step], applied: Collection[tuple[str, str]]) -> bool:
+    """Whether a step of `window` crosses a PENALIZES edge of `applied`."""
+    for before, step in pairwise(window):
+        if step.type == RelType.PENALIZES:
+            edge = (before.key, step.key) if step.direction == "out" else (step.key, before.key)
+            if edge in applied:
+                return True
+    return False
