@@ -115,6 +115,19 @@ def test_penalties_for_section_26_include_sections_79_and_84(
     assert fine_84 == {5_000_000}  # s.84: administrative fine up to five million baht
 
 
+def test_penalties_for_section_39_tell_the_one_that_punishes_it_only_as_applied(
+    pdpa_store: BoltGraphStore,
+) -> None:
+    # s.39's records duty: s.82 fines the controller; s.88 a foreign controller's
+    # representative, to whom s.39 paragraph 2 applies the duty
+    applied = {
+        r["penalty_section"]: r["applied"]
+        for r in _run(pdpa_store, "02_penalties_for_section.cypher", section="39")
+        if r["link"] == "PENALIZES"
+    }
+    assert applied[f"{S}82"] is False and applied[f"{S}88"] is True
+
+
 def test_sections_citing_section_26(pdpa_store: BoltGraphStore, pdpa_graph: LawGraph) -> None:
     rows = _run(pdpa_store, "03_cited_by.cypher")
     expected = {
