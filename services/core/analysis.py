@@ -253,10 +253,22 @@ def qualifying_places(lowered: str, start: int, end: int) -> tuple[str, ...]:
     before, after = lowered[max(0, start - 40) : start], lowered[end : end + 40]
     return tuple(
         code
-        for code, pattern in _place_patterns().items()
-        if re.search(rf"(?:{pattern.pattern})(?:['’]s)?\s*$", before)
-        or re.match(rf"\s*(?:of|in|ของ|แห่ง|\()\s*(?:the\s+)?(?:{pattern.pattern})", after)
+        for code, (ends_before, starts_after) in _qualifier_patterns().items()
+        if ends_before.search(before) or starts_after.match(after)
     )
+
+
+@lru_cache(maxsize=1)
+def _qualifier_patterns() -> dict[str, tuple[re.Pattern[str], re.Pattern[str]]]:
+    """Per jurisdiction, its place words ending the text before a name ("thai", "singapore's")
+    and opening the text after it ("of thailand", "(singapore)", "ของไทย")."""
+    return {
+        code: (
+            re.compile(rf"(?:{place.pattern})(?:['’]s)?\s*$"),
+            re.compile(rf"\s*(?:of|in|ของ|แห่ง|\()\s*(?:the\s+)?(?:{place.pattern})"),
+        )
+        for code, place in _place_patterns().items()
+    }
 
 
 @lru_cache(maxsize=1)

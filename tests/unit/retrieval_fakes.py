@@ -156,6 +156,11 @@ class FakeGraphStore:
             and self._visible(e.source, published)
             and self._visible(e.target, published)
         }
+        applied = {
+            (e.source, e.target)
+            for e in self.edges
+            if e.type == "PENALIZES" and e.props.get("applied")
+        }
         seed_labels = {"Section", "Definition", "Penalty", "Exemption"}
         branches = [(seed_labels, seeds, 2), ({"Section"}, anchors, 1)]
         rows = []
@@ -179,11 +184,6 @@ class FakeGraphStore:
                 )
                 for path in paths[:limit]
                 for before, step in pairwise(path.steps)
-            }
-            applied = {
-                (e.source, e.target)
-                for e in self.edges
-                if e.type == "PENALIZES" and e.props.get("applied")
             }
             rows.append(
                 {

@@ -172,6 +172,9 @@ def named_laws(
                 sharing[name].append(law)
     named: set[str] = set()
     for name, found in sharing.items():
+        if len(found) == 1:
+            named.update(found)
+            continue
         qualifying = {
             code
             for match in re.finditer(re.escape(name), text)
