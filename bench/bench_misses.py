@@ -1,7 +1,8 @@
 """Why graph mode misses the questions it misses, question by question, on one stack: for
 each question whose answer lacks a must section, where each must section stood (in the
 answer, in the full ranking before the answer was cut, in each vector list) and the laws
-routing chose, and each miss put down to one cause:
+routing chose, and each miss put down to one cause (with many laws loaded, the summary also
+counts the questions by where routing put their law, and how many of each were answered):
 
 - "routed away": the answer holds no section of the question's law (many laws loaded);
 - "in no list": a missing section is in no vector list: the question's words and meaning
@@ -95,7 +96,17 @@ def placed(ctx: SearchContext, must: Sequence[str], k: int) -> dict[str, Any]:
         "cause": cause(sections, answer),
         "sections": sections,
         "routes": [(r.law, round(r.probability, 3)) for r in ctx.routes[:3]],
+        "law_rank": law_rank(ctx, {law_of(key) for key in must}),
     }
+
+
+def law_rank(ctx: SearchContext, laws: set[str]) -> int | None:
+    """Where routing put the question's law (the best of its laws), 1-based; 0 when it was
+    no candidate; None when nothing was routed (one law loaded)."""
+    if not ctx.routes:
+        return None
+    ranks = [i for i, route in enumerate(ctx.routes, 1) if route.law in laws]
+    return min(ranks, default=0)
 
 
 def cause(sections: Mapping[str, Mapping[str, Any]], answer: Sequence[str]) -> str | None:
@@ -135,7 +146,26 @@ def report(rows: Sequence[Mapping[str, Any]]) -> str:
             f"{part}: {answered} of {len(of_part)} answered; missed: "
             + ", ".join(f"{name} {causes[name]}" for name in CAUSES)
         )
+        routed = [row for row in of_part if row["law_rank"] is not None]
+        if routed:
+            lines.append(f"{part}, by where routing put the question's law: " + by_rank(routed))
     return "\n".join(lines)
+
+
+ROUTING_PLACES = ("first", "second", "lower", "not a candidate")
+
+
+def by_rank(rows: Sequence[Mapping[str, Any]]) -> str:
+    """Questions, and how many were answered, by where routing put their law."""
+
+    def place(rank: int) -> str:
+        return {0: "not a candidate", 1: "first", 2: "second"}.get(rank, "lower")
+
+    questions = Counter(place(row["law_rank"]) for row in rows)
+    answered = Counter(place(row["law_rank"]) for row in rows if row["answered"])
+    return ", ".join(
+        f"{name} {questions[name]} ({answered[name]} answered)" for name in ROUTING_PLACES
+    )
 
 
 def _parser() -> argparse.ArgumentParser:

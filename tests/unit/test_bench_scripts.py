@@ -40,12 +40,41 @@ def test_bench_misses_puts_each_miss_down_to_one_cause():
 
     rows = [
         {"set": "s", "id": "q1", "part": "tune", "answered": True, "cause": None,
-         "sections": {"th-pdpa-2562:s:84": found}, "routes": []},
+         "sections": {"th-pdpa-2562:s:84": found}, "routes": [], "law_rank": None},
         {"set": "s", "id": "q2", "part": "tune", "answered": False, "cause": "ranked out",
-         "sections": {"th-pdpa-2562:s:27": listed_low}, "routes": []},
+         "sections": {"th-pdpa-2562:s:27": listed_low}, "routes": [], "law_rank": None},
     ]  # fmt: skip
     text = report(rows)
     assert "s|q2 [tune] ranked out" in text
     assert "th-pdpa-2562:s:27: answer -, ranking 31, lists: english 9" in text
     assert "s|q1" not in text
     assert text.endswith("tune: 1 of 2 answered; missed: routed away 0, in no list 0, ranked out 1")
+
+
+def test_bench_misses_counts_questions_by_where_routing_put_their_law():
+    from bench.bench_misses import law_rank, report
+
+    class Route:
+        def __init__(self, law):
+            self.law = law
+
+    class Ctx:
+        routes = [Route("eu-gdpr"), Route("sg-pdpa-2012"), Route("th-pdpa-2562")]
+
+    assert law_rank(Ctx(), {"th-pdpa-2562"}) == 3
+    assert law_rank(Ctx(), {"jp-appi"}) == 0  # no candidate
+    assert law_rank(Ctx(), {"jp-appi", "sg-pdpa-2012"}) == 2  # the best of its laws
+    Ctx.routes = []
+    assert law_rank(Ctx(), {"th-pdpa-2562"}) is None  # one law loaded: nothing routed
+
+    def row(qid, answered, rank):
+        return {"set": "s", "id": qid, "part": "tune", "answered": answered,
+                "cause": None if answered else "routed away", "sections": {},
+                "routes": [], "law_rank": rank}  # fmt: skip
+
+    rows = [row("a", True, 1), row("b", False, 1), row("c", True, 2), row("d", False, 5),
+            row("e", False, 0)]  # fmt: skip
+    assert report(rows).endswith(
+        "tune, by where routing put the question's law: first 2 (1 answered), "
+        "second 1 (1 answered), lower 1 (0 answered), not a candidate 1 (0 answered)"
+    )
