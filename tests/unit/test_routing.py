@@ -85,6 +85,35 @@ def test_an_intent_model_learns_from_the_direction_of_the_embedding():
     assert model.probabilities(np.eye(8)[1])["penalty"] < 0.2
 
 
+def test_intents_are_read_from_the_question_alone_not_from_the_terms_added_for_search(
+    monkeypatch,
+):
+    from services.core.analysis import QuestionAnalysis
+    from services.core.ports import Embedding, SparseVector
+    from services.core.retrieval import intents, vectors
+    from services.core.retrieval.context import Query, SearchContext
+    from services.core.settings import Settings
+
+    class TwoWayEmbedder:  # the question alone points one way, with the added terms another
+        name = "two-way"
+
+        def embed_query(self, text: str) -> Embedding:
+            dense = (1.0, 0.0) if text == "q" else (0.0, 1.0)
+            return Embedding(dense, SparseVector((), ()))
+
+    # penalty read along the first axis only
+    model = IntentModel(("penalty",), np.array([[4.0], [-4.0], [0.0]]))
+    monkeypatch.setattr(intents, "intent_model", lambda embedder: model)
+    ctx = SearchContext(Query("q"), None, None, TwoWayEmbedder(), Settings())  # type: ignore[arg-type]
+    ctx.analysis = QuestionAnalysis(
+        "q", "q", (), (), (), False, False, False, language="en", bridge_terms=("โทษ",)
+    )
+    ctx.embedding = TwoWayEmbedder().embed_query(vectors.search_text(ctx.analysis))
+    intents.ReadIntents().run(ctx)
+    assert ctx.intent_probabilities["penalty"] > 0.9
+    assert ctx.read_intents == ("penalty",)
+
+
 def test_the_offline_embedder_s_intent_model_reads_penalty_questions_without_penalty_words():
     from services.core.embedding import OfflineEmbedder
     from services.core.retrieval.intents import intent_model

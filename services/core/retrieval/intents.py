@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from services.core.ports import Embedder
+from services.core.retrieval import vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.stage import Stage
 from services.core.settings import REPO_ROOT
@@ -58,9 +59,21 @@ class ReadIntents(Stage):
         model = intent_model(ctx.embedder)
         if model is None:
             return
-        ctx.intent_probabilities = model.probabilities(ctx.embedded.dense)
+        ctx.intent_probabilities = model.probabilities(question_dense(ctx))
         read = read_by_model(ctx.intent_probabilities, ctx.tuning.intents.threshold)
         ctx.read_intents = tuple(i for i in RANKED if i in read or i in ctx.analysed.intents)
+
+
+def question_dense(ctx: SearchContext) -> Sequence[float]:
+    """The question's own dense embedding. The model was fitted on questions alone; the
+    search embedding also holds the terms analysis added (a glossary's statutory words, the
+    Thai terms bridged from an English question's words, the LLM step's keywords), and
+    those move its reading: among every corpus an English GDPR question about deleting an
+    account read as an exception question only with the Thai bridge terms added
+    (docs/quality.md, "intents read from the question alone")."""
+    if vectors.search_text(ctx.analysed) == ctx.analysed.question:
+        return ctx.embedded.dense
+    return ctx.embedder.embed_query(ctx.analysed.question).dense
 
 
 def read_by_model(probabilities: Mapping[str, float], threshold: float) -> frozenset[str]:
