@@ -231,8 +231,16 @@ class OfflineEmbedder:
         ]
 
     def embed_query(self, text: str) -> Embedding:
-        dense = self._encode_dense([text[: self._max_dense_chars]], query=True)[0]
-        return Embedding(dense=dense, sparse=query_sparse(text))
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[Embedding]:
+        if not texts:
+            return []
+        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts], query=True)
+        return [
+            Embedding(dense=vector, sparse=query_sparse(text))
+            for vector, text in zip(dense, texts, strict=True)
+        ]
 
     def _encode_dense(self, texts: list[str], *, query: bool) -> list[tuple[float, ...]]:
         with self._lock:
@@ -348,6 +356,9 @@ class BgeM3Embedder:
 
     def embed_query(self, text: str) -> Embedding:
         return self._encode([text], query=True)[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[Embedding]:
+        return self._encode(list(texts), query=True) if texts else []
 
     def _encode(self, texts: list[str], *, query: bool) -> list[Embedding]:
         with self._lock:

@@ -56,6 +56,10 @@ class Embedder(Protocol):
 
     def embed_query(self, text: str) -> Embedding: ...
 
+    # Several queries in one call: a model call costs about as much for three short texts
+    # as for one (graph mode embeds the question, its search text and its parts together).
+    def embed_queries(self, texts: Sequence[str]) -> list[Embedding]: ...
+
 
 @dataclass(frozen=True)
 class VectorPoint:

@@ -97,6 +97,15 @@ def test_query_and_document_share_token_ids_for_shared_words(bge):
     assert set(query.sparse.indices) & set(document.sparse.indices)
 
 
+def test_queries_embedded_together_are_each_as_embedded_alone(bge):
+    texts = ["ข้อมูลสุขภาพ", "ถ้าทำผิดมีโทษอะไร นายจ้างเก็บข้อมูลสุขภาพของลูกจ้าง"]
+    together = bge.embed_queries(texts)
+    for text, embedding in zip(texts, together, strict=True):
+        alone = bge.embed_query(text)
+        assert np.allclose(embedding.dense, alone.dense, atol=1e-5)
+        assert embedding.sparse.indices == alone.sparse.indices
+
+
 def test_a_law_indexes_into_the_edge_store_with_bge_m3(bge, tmp_path):
     from tests.integration.test_vector_index import S26, _law
 

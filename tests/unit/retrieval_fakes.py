@@ -405,12 +405,15 @@ class FakeEmbedder:
         return [_embed(t) for t in texts]
 
     def embed_query(self, text: str) -> Embedding:
+        return self.embed_queries([text])[0]
+
+    def embed_queries(self, texts: Sequence[str]) -> list[Embedding]:
         if self.down:
             from services.core.errors import EmbedderUnavailable
 
             raise EmbedderUnavailable("fake embedder is down")
-        self.calls += 1
-        return _embed(text)
+        self.calls += 1  # model calls, each of any number of texts
+        return [_embed(t) for t in texts]
 
 
 class FakeEnglishModel:

@@ -124,6 +124,23 @@ def test_questions_and_documents_reach_the_dense_model_as_such():
     assert model.seen == [("query", "ถ้าทำผิดมีโทษอะไร"), ("document", "ต้องระวางโทษจำคุก")]
 
 
+def test_queries_embedded_together_take_one_model_call_and_keep_their_order():
+    calls: list[list[str]] = []
+
+    class Model(_RecordingModel):
+        def queries(self, texts):
+            calls.append(list(texts))
+            return np.array([[float(len(t)), 1.0] for t in texts], dtype=np.float32)
+
+    embedder = OfflineEmbedder(model_factory=Model)
+    texts = ["โทษ", "ข้อมูลสุขภาพ", "consent"]
+    together = embedder.embed_queries(texts)
+    assert calls == [texts]
+    assert [e.dense[0] for e in together] == [3.0, 12.0, 7.0]
+    assert [e.sparse for e in together] == [embedder.embed_query(t).sparse for t in texts]
+    assert embedder.embed_queries([]) == []
+
+
 def test_an_unknown_dense_model_is_refused_by_name():
     with pytest.raises(ValueError, match="'bert'"):
         OfflineEmbedder(dense_model="bert")

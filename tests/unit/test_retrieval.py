@@ -87,7 +87,7 @@ def test_one_embed_call_one_published_read_one_walk_and_one_detail_read(stores):
     assert graph.calls == ["retrieval_laws", "retrieval_walk", "retrieval_nodes"]
     embedder.calls = 0
     run(stores, QUESTION_TH)
-    assert embedder.calls == 2  # and a penalty question's conduct (`stages.conduct`)
+    assert embedder.calls == 1  # its conduct too (`stages.conduct_text`), in the same call
 
 
 def test_vector_only_modes_do_not_walk(stores):
@@ -416,13 +416,13 @@ def test_each_lists_first_sections_are_seeds_one_rank_step_below_the_fused_ones(
 def test_a_penalty_questions_conduct_is_searched_by_meaning_for_seeds(stores):
     _, vectors, embedder = stores
     embedded: list[str] = []
-    embed = embedder.embed_query
-    embedder.embed_query = lambda text: embedded.append(text) or embed(text)
+    embed = embedder.embed_queries
+    embedder.embed_queries = lambda texts: embedded.extend(texts) or embed(texts)
     result = run(stores, QUESTION_TH)  # "ถ้าทำผิดมีโทษอะไร": a penalty question
     assert ("chunks", "dense") in vectors.calls
     assert any("ข้อมูลสุขภาพ" in text and "โทษ" not in text for text in embedded)
     conduct = next(text for text in embedded if "โทษ" not in text)
-    first = {h.key for h in vectors.hybrid_search("chunks", embed(conduct), limit=6)}
+    first = {h.key for h in vectors.hybrid_search("chunks", embed([conduct])[0], limit=6)}
     assert first & {s.key for s in result.seeds if s.hops == 2}
 
     for question, settings in [

@@ -90,25 +90,34 @@ def test_intents_are_read_from_the_question_alone_not_from_the_terms_added_for_s
 ):
     from services.core.analysis import QuestionAnalysis
     from services.core.ports import Embedding, SparseVector
-    from services.core.retrieval import intents, vectors
+    from services.core.retrieval import intents
     from services.core.retrieval.context import Query, SearchContext
+    from services.core.retrieval.stages import Embed
     from services.core.settings import Settings
 
     class TwoWayEmbedder:  # the question alone points one way, with the added terms another
         name = "two-way"
+        english = None
+        calls = 0
 
-        def embed_query(self, text: str) -> Embedding:
-            dense = (1.0, 0.0) if text == "q" else (0.0, 1.0)
-            return Embedding(dense, SparseVector((), ()))
+        def embed_queries(self, texts):
+            self.calls += 1
+            return [
+                Embedding((1.0, 0.0) if text == "q" else (0.0, 1.0), SparseVector((), ()))
+                for text in texts
+            ]
 
     # penalty read along the first axis only
     model = IntentModel(("penalty",), np.array([[4.0], [-4.0], [0.0]]))
     monkeypatch.setattr(intents, "intent_model", lambda embedder: model)
-    ctx = SearchContext(Query("q"), None, None, TwoWayEmbedder(), Settings())  # type: ignore[arg-type]
+    embedder = TwoWayEmbedder()
+    ctx = SearchContext(Query("q"), None, None, embedder, Settings())  # type: ignore[arg-type]
     ctx.analysis = QuestionAnalysis(
         "q", "q", (), (), (), False, False, False, language="en", bridge_terms=("โทษ",)
     )
-    ctx.embedding = TwoWayEmbedder().embed_query(vectors.search_text(ctx.analysis))
+    Embed(graph=True).run(ctx)
+    assert ctx.embedded.dense == (0.0, 1.0)  # the search text, with the bridge term
+    assert embedder.calls == 1  # the question alone in the same call
     intents.ReadIntents().run(ctx)
     assert ctx.intent_probabilities["penalty"] > 0.9
     assert ctx.read_intents == ("penalty",)

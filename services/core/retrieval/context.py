@@ -51,7 +51,9 @@ class SearchContext:
     # analyse, embed
     analysis: QuestionAnalysis | None = None
     embedding: Embedding | None = None  # the question and the terms analysis added
+    question_embedding: Embedding | None = None  # graph mode: the question alone
     asking_embedding: Embedding | None = None
+    conduct_embedding: Embedding | None = None  # graph mode: without its penalty words
     english_embedding: Embedding | None = None  # the English model's, English questions
     # route_laws
     named: list[str] = field(default_factory=list)  # laws the question names

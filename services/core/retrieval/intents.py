@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from services.core.ports import Embedder
-from services.core.retrieval import vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.stage import Stage
 from services.core.settings import REPO_ROOT
@@ -70,10 +69,11 @@ def question_dense(ctx: SearchContext) -> Sequence[float]:
     Thai terms bridged from an English question's words, the LLM step's keywords), and
     those move its reading: among every corpus an English GDPR question about deleting an
     account read as an exception question only with the Thai bridge terms added
-    (docs/quality.md, "intents read from the question alone")."""
-    if vectors.search_text(ctx.analysed) == ctx.analysed.question:
-        return ctx.embedded.dense
-    return ctx.embedder.embed_query(ctx.analysed.question).dense
+    (docs/quality.md, "intents read from the question alone"). The `embed` stage embeds it
+    in the same call as the search text."""
+    if ctx.question_embedding is None:
+        raise RuntimeError("the embed stage has not run in graph mode")
+    return ctx.question_embedding.dense
 
 
 def read_by_model(probabilities: Mapping[str, float], threshold: float) -> frozenset[str]:
@@ -98,10 +98,12 @@ def intent_model(embedder: Embedder) -> IntentModel | None:
 def _fit_for(embedder: Embedder) -> IntentModel | None:
     records = load_intent_set(INTENT_SET)
     texts = [r["text"] for r in records]
-    vectors = [e.dense for e in embedder.embed_documents(texts)] if texts else []
-    if not vectors or not vectors[0]:
+    # embedded as queries, as the questions it reads are (e5 reads "query: " and "passage: "
+    # texts apart)
+    dense = [e.dense for e in embedder.embed_queries(texts)] if texts else []
+    if not dense or not dense[0]:
         return None
-    x = np.array([_unit(np.asarray(v, dtype=float)) for v in vectors])
+    x = np.array([_unit(np.asarray(v, dtype=float)) for v in dense])
     y = np.array([[float(label in r["intents"]) for label in LABELS] for r in records])
     log.info("intent model fitted on %d questions for %s", len(records), embedder.name)
     return fit(x, y)

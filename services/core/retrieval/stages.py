@@ -5,8 +5,10 @@ read_laws -> analyse -> embed -> route_laws -> vector_search -> fuse -> law_focu
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from services.core.analysis import analyse_question, without_intent_words
-from services.core.ports import NO_TERMS, Embedding
+from services.core.ports import NO_TERMS, Embedder, Embedding
 from services.core.retrieval import laws, vectors
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.models import Candidate
@@ -46,9 +48,11 @@ class Analyse(Stage):
 
 
 class Embed(Stage):
-    """The question's embedding, with the terms analysis added; in graph mode also its
-    asking part's (`asking_list`) and, for an English question when an English-language law
-    is searched, the English model's (`english_list`)."""
+    """The question's embedding, with the terms analysis added; in graph mode, in the same
+    model call, also the question alone when analysis added terms (the intent model reads
+    it: `intents.question_dense`), its asking part (`asking_list`) and a penalty question's
+    conduct (`conduct`); and, for an English question when an English-language law is
+    searched, the English model's (`english_list`)."""
 
     name = "embed"
     metric = "embedding"
@@ -58,19 +62,35 @@ class Embed(Stage):
 
     def run(self, ctx: SearchContext) -> None:
         analysis = ctx.analysed
-        ctx.embedding = ctx.embedder.embed_query(vectors.search_text(analysis))
-        if not self.graph:
-            return
-        if ctx.enabled("asking_list") and analysis.asking:
-            ctx.asking_embedding = ctx.embedder.embed_query(analysis.asking)
+        search = vectors.search_text(analysis)
+        texts = {"search": search}
+        if self.graph:
+            texts["question"] = analysis.question
+            if ctx.enabled("asking_list") and analysis.asking:
+                texts["asking"] = analysis.asking
+            if ctx.enabled("conduct_seeds"):
+                texts["conduct"] = conduct_text(search)
+        embedded = embed_together(ctx.embedder, texts)
+        ctx.embedding = embedded["search"]
+        ctx.question_embedding = embedded.get("question")
+        ctx.asking_embedding = embedded.get("asking")
+        ctx.conduct_embedding = embedded.get("conduct")
         english = ctx.embedder.english
         if (
-            english is not None
+            self.graph
+            and english is not None
             and ctx.enabled("english_list")
             and analysis.language == "en"
             and any(law.language == "en" for law in ctx.visible)
         ):
             ctx.english_embedding = Embedding(english.query(analysis.question), NO_TERMS)
+
+
+def embed_together(embedder: Embedder, texts: Mapping[str, str]) -> dict[str, Embedding]:
+    """name -> the embedding of its text, each distinct text embedded once, all in one call."""
+    distinct = list(dict.fromkeys(texts.values()))
+    embedded = dict(zip(distinct, embedder.embed_queries(distinct), strict=True))
+    return {name: embedded[text] for name, text in texts.items()}
 
 
 class NamedLaws(Stage):
@@ -156,7 +176,8 @@ class VectorSearch(Stage):
         depth = 3 * ctx.tuning.seeds.per_list
         found = [VectorList("lexical", "chunks", depth, "sparse", ctx.scope, ctx.embedded)]
         if "penalty" in ctx.intents and ctx.enabled("conduct_seeds"):
-            found.append(VectorList("conduct", "chunks", depth, "dense", ctx.scope, conduct(ctx)))
+            conduct = ctx.conduct_embedding if ctx.conduct_embedding is not None else ctx.embedded
+            found.append(VectorList("conduct", "chunks", depth, "dense", ctx.scope, conduct))
         return found
 
     def split(self, ctx: SearchContext) -> list[VectorList]:
@@ -182,20 +203,15 @@ class Fuse(Stage):
         fuse_lists(ctx, deep=self.deep)
 
 
-def conduct(ctx: SearchContext) -> Embedding:
-    """A penalty question's embedding without its penalty words: the conduct it describes.
-    Those words pull penal sections up every list. The walk reaches a duty's penalty in one
-    hop, but not the one duty of the forty a penalty punishes (GDPR Art. 83): the duty has
-    to be a seed, and it is what the conduct means (docs/quality.md, "a penalty question's
-    conduct as a seed list"). A question the intent model alone reads as a penalty question
-    may have no penalty words: its conduct is the question, already embedded."""
-    text = vectors.search_text(ctx.analysed)
-    conduct_text = without_intent_words(text, "penalty")
-    return (
-        ctx.embedded
-        if conduct_text == " ".join(text.split())
-        else ctx.embedder.embed_query(conduct_text)
-    )
+def conduct_text(search_text: str) -> str:
+    """A penalty question's search text without its penalty words: the conduct it
+    describes. Those words pull penal sections up every list. The walk reaches a duty's
+    penalty in one hop, but not the one duty of the forty a penalty punishes (GDPR Art. 83):
+    the duty has to be a seed, and it is what the conduct means (docs/quality.md, "a penalty
+    question's conduct as a seed list"). A question with no penalty words (the intent model
+    alone read it as one) is its own conduct."""
+    conduct = without_intent_words(search_text, "penalty")
+    return search_text if conduct == " ".join(search_text.split()) else conduct
 
 
 def fuse_lists(ctx: SearchContext, *, deep: bool) -> None:
