@@ -26,7 +26,12 @@ sys.path.insert(0, str(REPO))
 from services.core.analysis import analyse_question  # noqa: E402
 from services.core.bootstrap import build_worker_embedder  # noqa: E402
 from services.core.evaluation import load_gold, split_of  # noqa: E402
-from services.core.retrieval.intents import RANKED, intent_model, read_by_model  # noqa: E402
+from services.core.retrieval.intents import (  # noqa: E402
+    RANKED,
+    intent_model,
+    intent_text,
+    read_by_model,
+)
 from services.core.settings import Settings  # noqa: E402
 
 GOLD = REPO / "tests" / "fixtures" / "eval"
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         for q in load_gold(path, default_law="-").questions:
             analysis = analyse_question(q.question)
             by_model = read_by_model(
-                model.probabilities(embedder.embed_query(q.question).dense), threshold
+                model.probabilities(embedder.embed_query(intent_text(analysis)).dense), threshold
             )
             for intent in RANKED:
                 readings.append(

@@ -123,6 +123,41 @@ def test_intents_are_read_from_the_question_alone_not_from_the_terms_added_for_s
     assert ctx.read_intents == ("penalty",)
 
 
+def test_a_long_questions_intents_are_read_from_its_asking_part(monkeypatch):
+    from services.core.analysis import QuestionAnalysis
+    from services.core.ports import Embedding, SparseVector
+    from services.core.retrieval import intents
+    from services.core.retrieval.context import Query, SearchContext
+    from services.core.retrieval.stages import Embed
+    from services.core.settings import Settings
+
+    story = "the facts of a data leak, at length. " * 20
+    asking = "Does the law even apply to a household camera?"
+
+    class AskingEmbedder:  # the asking part points one way, anything else another
+        name = "asking"
+        english = None
+
+        def embed_queries(self, texts):
+            return [
+                Embedding((1.0, 0.0) if text == asking else (0.0, 1.0), SparseVector((), ()))
+                for text in texts
+            ]
+
+    # scope read along the first axis only, penalty along the second
+    model = IntentModel(("scope", "penalty"), np.array([[4.0, -4.0], [-4.0, 4.0], [0.0, 0.0]]))
+    monkeypatch.setattr(intents, "intent_model", lambda embedder: model)
+    question = story + asking
+    ctx = SearchContext(Query(question), None, None, AskingEmbedder(), Settings())  # type: ignore[arg-type]
+    ctx.analysis = QuestionAnalysis(
+        question, question, (), (), (), False, False, False, language="en", asking=asking
+    )
+    Embed(graph=True).run(ctx)
+    intents.ReadIntents().run(ctx)
+    assert ctx.intent_probabilities["scope"] > 0.9
+    assert ctx.intent_probabilities["penalty"] < 0.1
+
+
 def test_the_offline_embedder_s_intent_model_reads_penalty_questions_without_penalty_words():
     from services.core.embedding import OfflineEmbedder
     from services.core.retrieval.intents import intent_model

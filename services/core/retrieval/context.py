@@ -51,7 +51,7 @@ class SearchContext:
     # analyse, embed
     analysis: QuestionAnalysis | None = None
     embedding: Embedding | None = None  # the question and the terms analysis added
-    question_embedding: Embedding | None = None  # graph mode: the question alone
+    intents_embedding: Embedding | None = None  # graph mode: `intents.intent_text`
     asking_embedding: Embedding | None = None
     conduct_embedding: Embedding | None = None  # graph mode: without its penalty words
     english_embedding: Embedding | None = None  # the English model's, English questions

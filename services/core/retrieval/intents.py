@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from services.core.analysis import QuestionAnalysis
 from services.core.ports import Embedder
 from services.core.retrieval.context import SearchContext
 from services.core.retrieval.stage import Stage
@@ -58,22 +59,28 @@ class ReadIntents(Stage):
         model = intent_model(ctx.embedder)
         if model is None:
             return
-        ctx.intent_probabilities = model.probabilities(question_dense(ctx))
+        ctx.intent_probabilities = model.probabilities(intents_dense(ctx))
         read = read_by_model(ctx.intent_probabilities, ctx.tuning.intents.threshold)
         ctx.read_intents = tuple(i for i in RANKED if i in read or i in ctx.analysed.intents)
 
 
-def question_dense(ctx: SearchContext) -> Sequence[float]:
-    """The question's own dense embedding. The model was fitted on questions alone; the
-    search embedding also holds the terms analysis added (a glossary's statutory words, the
-    Thai terms bridged from an English question's words, the LLM step's keywords), and
-    those move its reading: among every corpus an English GDPR question about deleting an
-    account read as an exception question only with the Thai bridge terms added
-    (docs/quality.md, "intents read from the question alone"). The `embed` stage embeds it
-    in the same call as the search text."""
-    if ctx.question_embedding is None:
+def intent_text(analysis: QuestionAnalysis) -> str:
+    """What the intent model reads: a long question's asking part, where it says what it
+    asks ("อยากทราบว่า…ต้องรับโทษอะไร"), else the question as written. Never the terms
+    analysis adds for search (a glossary's statutory words, the Thai terms bridged from an
+    English question's words, the LLM step's keywords): the model was fitted on questions
+    as written, and those terms move its reading (docs/quality.md, "intents read from the
+    question alone"). Nor a long question's facts: the story of a leak reads as a penalty
+    question whatever it asks (docs/quality.md, "intents read from the asking part")."""
+    return analysis.asking or analysis.question
+
+
+def intents_dense(ctx: SearchContext) -> Sequence[float]:
+    """The dense embedding of `intent_text`, which the `embed` stage embeds in the same call
+    as the search text."""
+    if ctx.intents_embedding is None:
         raise RuntimeError("the embed stage has not run in graph mode")
-    return ctx.question_embedding.dense
+    return ctx.intents_embedding.dense
 
 
 def read_by_model(probabilities: Mapping[str, float], threshold: float) -> frozenset[str]:

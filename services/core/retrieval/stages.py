@@ -11,6 +11,7 @@ from services.core.analysis import analyse_question, without_intent_words
 from services.core.ports import NO_TERMS, Embedder, Embedding
 from services.core.retrieval import laws, vectors
 from services.core.retrieval.context import SearchContext
+from services.core.retrieval.intents import intent_text
 from services.core.retrieval.models import Candidate
 from services.core.retrieval.stage import Stage
 from services.core.retrieval.vectors import VectorList
@@ -49,10 +50,10 @@ class Analyse(Stage):
 
 class Embed(Stage):
     """The question's embedding, with the terms analysis added; in graph mode, in the same
-    model call, also the question alone when analysis added terms (the intent model reads
-    it: `intents.question_dense`), its asking part (`asking_list`) and a penalty question's
-    conduct (`conduct`); and, for an English question when an English-language law is
-    searched, the English model's (`english_list`)."""
+    model call, also what the intent model reads (`intents.intent_text`), its asking part
+    (`asking_list`) and a penalty question's conduct (`conduct_text`); and, for an English
+    question when an English-language law is searched, the English model's
+    (`english_list`)."""
 
     name = "embed"
     metric = "embedding"
@@ -65,14 +66,14 @@ class Embed(Stage):
         search = vectors.search_text(analysis)
         texts = {"search": search}
         if self.graph:
-            texts["question"] = analysis.question
+            texts["intents"] = intent_text(analysis)
             if ctx.enabled("asking_list") and analysis.asking:
                 texts["asking"] = analysis.asking
             if ctx.enabled("conduct_seeds"):
                 texts["conduct"] = conduct_text(search)
         embedded = embed_together(ctx.embedder, texts)
         ctx.embedding = embedded["search"]
-        ctx.question_embedding = embedded.get("question")
+        ctx.intents_embedding = embedded.get("intents")
         ctx.asking_embedding = embedded.get("asking")
         ctx.conduct_embedding = embedded.get("conduct")
         english = ctx.embedder.english
