@@ -130,10 +130,19 @@ def analyse_question(
         rewrite = found if isinstance(found, Rewrite) else Rewrite(tuple(found))
     extra = tuple(k for k in rewrite.keywords if k not in own)
     words = _lexicon()["intents"]
-    penalty = _has_intent(_without(lowered, words["penalty"]["th_not"]), tokens, words["penalty"])
-    exception = _has_intent(lowered, tokens, words["exception"])
-    definition = _has_intent(lowered, tokens, words["definition"]) or (
-        not (penalty or exception) and _has_intent(lowered, tokens, words["definition"], weak=True)
+    # what it asks: a long question's asking part, not its facts (a leak's story holds
+    # penalty words whatever it asks; docs/quality.md, "intents read from the asking part")
+    asking = asking_part(cleaned)
+    asked_normalised = ids.thai_to_arabic_digits(asking) if asking else normalised
+    asked = asked_normalised.lower()
+    asked_tokens = tokenize(asked_normalised) if asking else tokens
+    penalty = _has_intent(
+        _without(asked, words["penalty"]["th_not"]), asked_tokens, words["penalty"]
+    )
+    exception = _has_intent(asked, asked_tokens, words["exception"])
+    definition = _has_intent(asked, asked_tokens, words["definition"]) or (
+        not (penalty or exception)
+        and _has_intent(asked, asked_tokens, words["definition"], weak=True)
     )
     penalty = penalty or "penalty" in rewrite.intents
     exception = exception or "exception" in rewrite.intents
@@ -150,7 +159,7 @@ def analyse_question(
         language=question_language(lowered),
         glossary_terms=glossary_terms(lowered, statute_languages, bridging=False),
         bridge_terms=glossary_terms(lowered, statute_languages, bridging=True),
-        asking=asking_part(cleaned),
+        asking=asking,
         llm_keywords=extra,
         places=named_places(lowered),
     )

@@ -292,3 +292,11 @@ def test_the_jurisdictions_a_question_names_are_read_from_its_place_people_and_m
 def test_a_place_qualifies_a_law_s_name_only_right_before_or_after_it(question, places):
     start = question.index("pdpa")
     assert qualifying_places(question, start, start + len("pdpa")) == places
+
+
+def test_a_long_questions_intent_words_are_read_from_its_asking_part():
+    facts = FACTS_TH + "ลูกค้าขู่ว่าจะแจ้งความ ให้ร้านติดคุกและถูกปรับ "  # penalty words in the facts
+    asked = analyse_question(facts + "อยากทราบว่าต้องลบสำเนาพาสปอร์ตเมื่อไร")
+    assert asked.asking and not asked.penalty
+    assert analyse_question(facts + "อยากทราบว่าร้านจะมีโทษอะไร").penalty
+    assert analyse_question("ลูกค้าขู่ว่าร้านจะถูกปรับ ต้องลบสำเนาพาสปอร์ตเมื่อไร").penalty  # short: all of it
