@@ -222,23 +222,23 @@ class OfflineEmbedder:
         return self._dense_size
 
     def embed_documents(self, texts: Sequence[str]) -> list[Embedding]:
-        if not texts:
-            return []
-        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts], query=False)
-        return [
-            Embedding(dense=vector, sparse=document_sparse(text))
-            for vector, text in zip(dense, texts, strict=True)
-        ]
+        return self._embed(texts, query=False)
 
     def embed_query(self, text: str) -> Embedding:
         return self.embed_queries([text])[0]
 
     def embed_queries(self, texts: Sequence[str]) -> list[Embedding]:
+        return self._embed(texts, query=True)
+
+    def _embed(self, texts: Sequence[str], *, query: bool) -> list[Embedding]:
+        """The dense vectors of the texts' heads, in one model call, and each text's sparse
+        vector: BM25 weights for a document, one per distinct term for a query."""
         if not texts:
             return []
-        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts], query=True)
+        dense = self._encode_dense([t[: self._max_dense_chars] for t in texts], query=query)
+        sparse = query_sparse if query else document_sparse
         return [
-            Embedding(dense=vector, sparse=query_sparse(text))
+            Embedding(dense=vector, sparse=sparse(text))
             for vector, text in zip(dense, texts, strict=True)
         ]
 

@@ -176,9 +176,11 @@ class VectorSearch(Stage):
         per section sought: a section's first chunks often come together."""
         depth = 3 * ctx.tuning.seeds.per_list
         found = [VectorList("lexical", "chunks", depth, "sparse", ctx.scope, ctx.embedded)]
-        if "penalty" in ctx.intents and ctx.enabled("conduct_seeds"):
-            conduct = ctx.conduct_embedding if ctx.conduct_embedding is not None else ctx.embedded
-            found.append(VectorList("conduct", "chunks", depth, "dense", ctx.scope, conduct))
+        # the embed stage embeds the conduct when `conduct_seeds` is on
+        if "penalty" in ctx.intents and ctx.conduct_embedding is not None:
+            found.append(
+                VectorList("conduct", "chunks", depth, "dense", ctx.scope, ctx.conduct_embedding)
+            )
         return found
 
     def split(self, ctx: SearchContext) -> list[VectorList]:
